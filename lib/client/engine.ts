@@ -1,0 +1,85 @@
+/**
+ * The engine seam: an engine turns a case's state and questions into one HTTP request and turns
+ * the reply into normalised answers, so metrics, records and reports never know which engine
+ * answered.
+ *
+ * @module
+ */
+import type { Question, QuestionType } from "../dataset/schemas.ts";
+
+/** One answer in the shape every engine returns. */
+export interface NormalizedAnswer {
+  /** The question type. */
+  type: QuestionType;
+  /** Probability per option, keyed as `optionsOf(question)` (noul: `true`, `false`). */
+  probabilities: Record<string, number>;
+  /** Probability of the answer given (the top probability; for noul max(p, 1 − p)). */
+  probability: number;
+  /** True when the engine's probabilities are calibrated (System One), false for pcdServer. */
+  calibrated: boolean;
+  /** Engine-specific extras kept in the record (dohnuts' `native` block). */
+  native?: Record<string, unknown>;
+  /** Warnings about this answer (a low `fit_mass`, for example). */
+  warnings?: string[];
+}
+
+/** Everything an engine needs to build a request. */
+export interface BuildInput {
+  /** The case's state (a JSON value). */
+  state: unknown;
+  /** The questions, in request order. */
+  questions: Record<string, Question>;
+  /** The model name to send. */
+  model: string;
+  /** `json` sends the state as a JSON value, `text` as its JSON text. */
+  stateEncoding: "json" | "text";
+}
+
+/** A request ready to send (without credentials: the transport adds those). */
+export interface EngineRequest {
+  /** Full URL. */
+  url: string;
+  /** Headers other than authorization. */
+  headers: Record<string, string>;
+  /** The exact body bytes, as text. */
+  body: string;
+}
+
+/** A parsed reply. */
+export interface EngineReply {
+  /** Answers by question name. */
+  answers: Record<string, NormalizedAnswer>;
+  /** The model the server says answered. */
+  model?: string;
+  /** Input tokens the server reported. */
+  inputTokens?: number;
+  /** Output tokens the server reported. */
+  outputTokens?: number;
+  /** A provider's response id. */
+  responseId?: string;
+  /** A relay's provider name. */
+  provider?: string;
+  /** A reported cost. */
+  cost?: number;
+}
+
+/** An engine: a wire format. */
+export interface Engine {
+  /** Engine name, e.g. `systemone` or `pcd`. */
+  name: string;
+  /** Parameters that make the engine what it is, recorded in the run. */
+  params: Record<string, unknown>;
+  /** Whether the engine's probabilities are calibrated. */
+  calibrated: boolean;
+  /** Builds the request for one case; throws `RangeError` when a limit cannot be met. */
+  build(input: BuildInput): EngineRequest;
+  /**
+   * Parses a 2xx reply body; throws `AnswerValidationError` on a malformed answer.
+   */
+  parse(body: string, questions: Record<string, Question>): EngineReply;
+  /**
+   * Reads an error body for a non-2xx status when the envelope is engine-specific (optional).
+   * Returns a short message or undefined.
+   */
+  errorMessage?(status: number, body: string): string | undefined;
+}
