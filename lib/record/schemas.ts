@@ -67,3 +67,59 @@ export const DecisionRecordSchema = z.object({
 });
 /** One scored decision. */
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+/** A threshold result: thresholds are results, and the exit status follows them. */
+export const ThresholdResultSchema = z.object({
+  metric: z.string(),
+  op: z.string(),
+  limit: z.number(),
+  value: z.number().nullable(),
+  pass: z.boolean(),
+});
+/** A threshold result. */
+export type ThresholdResult = z.infer<typeof ThresholdResultSchema>;
+
+/** What ran: everything that identifies a run's configuration. */
+export const RunSpecSchema = z.object({
+  workflow: z.string(),
+  workflow_file: z.string().nullable(),
+  endpoint: z.string(),
+  endpoint_name: z.string().nullable(),
+  engine: z.string(),
+  model: z.string(),
+  state_encoding: z.enum(["json", "text"]),
+  reference: z.record(z.string(), z.unknown()).nullable(),
+  dataset: z.string(),
+  revision: z.string(),
+  split: z.string(),
+  license: z.string(),
+  cases: z.number().int(),
+  case_ids_sha256: z.string(),
+  questions_sha256: z.string(),
+  parallel: z.number().int(),
+  timeout_ms: z.number(),
+  retries: z.number().int(),
+  calibrated: z.boolean(),
+  fingerprint: z.string(),
+  seed: z.number().int(),
+});
+/** What ran. */
+export type RunSpec = z.infer<typeof RunSpecSchema>;
+
+/** `run.json`. */
+export const RunJsonSchema = z.object({
+  version: z.literal(1),
+  tool: z.string(),
+  tool_version: z.string(),
+  id: z.string(),
+  status: z.enum(["running", "completed", "incomplete", "interrupted"]),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  spec: RunSpecSchema,
+  summary: z.record(z.string(), z.unknown()).nullable(),
+  thresholds: z.array(ThresholdResultSchema),
+  model_reported: z.string().nullable(),
+  fatal: z.string().nullable(),
+});
+/** `run.json`. */
+export type RunJson = z.infer<typeof RunJsonSchema>;

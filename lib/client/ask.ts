@@ -1,0 +1,112 @@
+/**
+ * Asks one case: build, send with explicit bounded retries, parse. Every attempt is counted.
+ *
+ * @module
+ */
+import type { Question } from "../dataset/schemas.ts";
+import type { ErrorKind } from "../record/schemas.ts";
+import type { Engine, EngineReply, EngineRequest } from "./engine.ts";
+import { AnswerValidationError, EndpointError } from "./errors.ts";
+import { send } from "./transport.ts";
+
+/** Options for `askCase`. */
+export interface AskOptions {
+  /** Bearer key. @default undefined */
+  apiKey?: string;
+  /** Per-request timeout in ms. @default 120000 */
+  timeoutMs?: number;
+  /** Extra attempts after the first for transient errors (429, 529, 5xx, timeout, network). @default 2 */
+  retries?: number;
+  /** First backoff delay in ms when the server gives no Retry-After; doubles per attempt. @default 250 */
+  backoffMs?: number;
+  /** Caller's abort signal. @default undefined */
+  signal?: AbortSignal;
+}
+
+/** What asking one case produced. */
+export interface CaseOutcome {
+  /** The parsed reply, or null on error. */
+  reply: EngineReply | null;
+  /** The final error, or null. */
+  error: { kind: ErrorKind; message: string } | null;
+  /** True when the error means the run cannot go on (unsupported endpoint, authentication). */
+  fatal: boolean;
+  /** Attempts made (1 = no retry). */
+  attempts: number;
+  /** Latency of the last attempt that got a response, or null. */
+  latencyMs: number | null;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const id = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    function onAbort(): void {
+      clearTimeout(id);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Sends one engine request and parses the reply, retrying transient failures a bounded number of
+ * times (honouring `Retry-After`). Malformed answers are not retried: a decision model is
+ * deterministic, so the same question gets the same answer.
+ *
+ * @param engine The engine that built the request.
+ * @param request The request.
+ * @param questions The questions asked (for validation).
+ * @param options Key, timeout, retries, signal.
+ * @returns The outcome; never throws for endpoint or answer errors.
+ * @throws {DOMException} When `signal` aborts.
+ */
+export async function askCase(
+  engine: Engine,
+  request: EngineRequest,
+  questions: Record<string, Question>,
+  options: AskOptions = {},
+): Promise<CaseOutcome> {
+  const { retries = 2, backoffMs = 250, signal } = options;
+  let attempts = 0;
+  let latencyMs: number | null = null;
+  for (;;) {
+    attempts++;
+    try {
+      const sendOptions = {
+        ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(signal !== undefined ? { signal } : {}),
+      };
+      const result = await send(request, sendOptions);
+      latencyMs = result.latencyMs;
+      const reply = engine.parse(result.body, questions);
+      return { reply, error: null, fatal: false, attempts, latencyMs };
+    } catch (error) {
+      if (error instanceof AnswerValidationError) {
+        return {
+          reply: null,
+          error: { kind: "malformed", message: error.message },
+          fatal: false,
+          attempts,
+          latencyMs,
+        };
+      }
+      if (!(error instanceof EndpointError)) throw error;
+      if (error.transient && attempts <= retries) {
+        await sleep(error.retryAfterMs ?? backoffMs * 2 ** (attempts - 1), signal);
+        continue;
+      }
+      return {
+        reply: null,
+        error: { kind: error.kind, message: error.message },
+        fatal: error.fatal,
+        attempts,
+        latencyMs,
+      };
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Errors the client raises, and the mapping from HTTP status to error kind.
+ *
+ * @module
+ */
+import type { ErrorKind } from "../record/schemas.ts";
+
+/** Kinds that are worth another attempt. */
+const TRANSIENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  "rate_limited",
+  "overloaded",
+  "unavailable",
+  "timeout",
+  "network",
+]);
+
+/** Kinds that end the whole run at their first occurrence. */
+const FATAL: ReadonlySet<ErrorKind> = new Set<ErrorKind>(["unsupported_endpoint", "authentication"]);
+
+/** An endpoint answered with an error status, or could not be reached. */
+export class EndpointError extends Error {
+  /** What went wrong. */
+  readonly kind: ErrorKind;
+  /** HTTP status, or null when no response arrived. */
+  readonly status: number | null;
+  /** Delay the server asked for (`Retry-After`), in ms, or null. */
+  readonly retryAfterMs: number | null;
+
+  /**
+   * @param kind Error kind.
+   * @param message Human message (credentials already redacted).
+   * @param options Status and Retry-After delay.
+   */
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options: { status?: number | null; retryAfterMs?: number | null } = {},
+  ) {
+    super(message);
+    this.name = "EndpointError";
+    this.kind = kind;
+    this.status = options.status ?? null;
+    this.retryAfterMs = options.retryAfterMs ?? null;
+  }
+
+  /** True when another attempt may succeed. */
+  get transient(): boolean {
+    return TRANSIENT.has(this.kind);
+  }
+
+  /** True when the run cannot go on (unsupported endpoint, authentication). */
+  get fatal(): boolean {
+    return FATAL.has(this.kind);
+  }
+}
+
+/** A reply was received but its answers break the wire format. */
+export class AnswerValidationError extends Error {
+  /** Every problem found, each naming the question and field. */
+  readonly issues: string[];
+
+  /**
+   * @param issues The problems found (at least one).
+   */
+  constructor(issues: string[]) {
+    super(`Cannot accept the answers: ${issues.slice(0, 3).join("; ")}${
+      issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""
+    }`);
+    this.name = "AnswerValidationError";
+    this.issues = issues;
+  }
+}
+
+/**
+ * The error kind for an HTTP status (SPEC §2).
+ *
+ * @param status HTTP status code (non-2xx).
+ * @returns The error kind.
+ */
+export function kindForStatus(status: number): ErrorKind {
+  if (status === 401 || status === 403) return "authentication";
+  if (status === 400 || status === 413 || status === 422) return "invalid_request";
+  if (status === 404 || status === 405 || status === 501) return "unsupported_endpoint";
+  if (status === 429) return "rate_limited";
+  if (status === 529) return "overloaded";
+  return "unavailable";
+}

@@ -1,0 +1,15 @@
+/**
+ * The client: wire formats (engines), transport with explicit retries, answer validation.
+ *
+ * @module
+ */
+export * from "./engine.ts";
+export * from "./engines.ts";
+export * from "./errors.ts";
+export * from "./schemas.ts";
+export * from "./systemone.ts";
+export * from "./transport.ts";
+export * from "./ask.ts";
+export * from "./pool.ts";
+export * from "./url.ts";
+export * from "./redact.ts";

@@ -1,0 +1,206 @@
+/**
+ * The System One reply schema and its strict answer checks, decided once for every engine that
+ * speaks System One.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { Question } from "../dataset/schemas.ts";
+import { optionsOf } from "../dataset/questions.ts";
+import type { EngineReply, NormalizedAnswer } from "./engine.ts";
+import { AnswerValidationError } from "./errors.ts";
+
+/** Tolerance on the sum of a distribution. */
+export const SUM_TOLERANCE = 1e-3;
+
+/** A `fit_mass` below this is flagged as a warning. */
+export const LOW_FIT_MASS = 0.6;
+
+/** The System One reply envelope (extra relay fields allowed). */
+export const SystemOneReplySchema = z.object({
+  model: z.string().optional(),
+  answers: z.record(z.string(), z.unknown()),
+  usage: z.object({
+    input_tokens: z.number().optional(),
+    output_tokens: z.number().optional(),
+    cost: z.number().optional(),
+  }).loose().optional(),
+  id: z.string().optional(),
+  provider: z.string().optional(),
+}).loose();
+/** A System One reply envelope. */
+export type SystemOneReply = z.infer<typeof SystemOneReplySchema>;
+
+function isProbability(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 1;
+}
+
+/**
+ * Checks a distribution covers exactly `options`, each a probability, summing to 1 ± 1e-3.
+ *
+ * @param where Path for messages, e.g. `answers.urgency.probabilities`.
+ * @param value The value received.
+ * @param options The option keys asked.
+ * @param issues Problems are pushed here.
+ * @returns The distribution in option order, or null when invalid.
+ */
+export function checkDistribution(
+  where: string,
+  value: unknown,
+  options: readonly string[],
+  issues: string[],
+): Record<string, number> | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    issues.push(`${where}: expected an object of probabilities`);
+    return null;
+  }
+  const record = value as Record<string, unknown>;
+  const before = issues.length;
+  const extra = Object.keys(record).filter((k) => !options.includes(k));
+  const missing = options.filter((k) => !(k in record));
+  if (missing.length) issues.push(`${where}: missing ${missing.map((k) => `"${k}"`).join(", ")}`);
+  if (extra.length) {
+    issues.push(`${where}: unexpected ${extra.map((k) => `"${k}"`).join(", ")}`);
+  }
+  const out: Record<string, number> = {};
+  let sum = 0;
+  for (const k of options) {
+    if (!(k in record)) continue;
+    const p = record[k];
+    if (!isProbability(p)) {
+      issues.push(`${where}.${k}: ${JSON.stringify(p)} is not a finite number in [0, 1]`);
+      continue;
+    }
+    out[k] = p;
+    sum += p;
+  }
+  if (issues.length === before && Math.abs(sum - 1) > SUM_TOLERANCE) {
+    issues.push(`${where}: probabilities sum to ${sum.toFixed(6)}, not 1 ± ${SUM_TOLERANCE}`);
+  }
+  return issues.length === before ? out : null;
+}
+
+/**
+ * Top probability of a distribution (first listed wins a tie).
+ *
+ * @param dist Distribution in option order.
+ * @returns The largest probability.
+ */
+function topProbability(dist: Record<string, number>): number {
+  return Math.max(...Object.values(dist));
+}
+
+function parseAnswer(
+  name: string,
+  raw: unknown,
+  question: Question,
+  issues: string[],
+): NormalizedAnswer | null {
+  const where = `answers.${name}`;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    issues.push(`${where}: expected an object`);
+    return null;
+  }
+  const answer = raw as Record<string, unknown>;
+  const type = answer.type === "bool" ? "noul" : answer.type;
+  if (type !== undefined && type !== question.type) {
+    issues.push(`${where}.type: expected "${question.type}", got ${JSON.stringify(answer.type)}`);
+    return null;
+  }
+  const native = typeof answer.native === "object" && answer.native !== null &&
+      !Array.isArray(answer.native)
+    ? answer.native as Record<string, unknown>
+    : undefined;
+  let probabilities: Record<string, number> | null;
+  if (question.type === "noul") {
+    const p = answer.noul;
+    if (!isProbability(p)) {
+      issues.push(`${where}.noul: ${JSON.stringify(p)} is not a finite number in [0, 1]`);
+      return null;
+    }
+    probabilities = { true: p, false: 1 - p };
+  } else {
+    probabilities = checkDistribution(
+      `${where}.probabilities`,
+      answer.probabilities,
+      optionsOf(question),
+      issues,
+    );
+    if (!probabilities) return null;
+  }
+  const out: NormalizedAnswer = {
+    type: question.type,
+    probabilities,
+    probability: topProbability(probabilities),
+    calibrated: true,
+  };
+  if (native) {
+    out.native = native;
+    const fit = native.fit_mass;
+    if (typeof fit === "number" && fit < LOW_FIT_MASS) {
+      out.warnings = [`low fit_mass ${fit.toFixed(2)}: no level describes the state well`];
+    }
+  }
+  return out;
+}
+
+/**
+ * Validates a System One reply strictly: every question asked answered with its type, every
+ * probability finite in [0, 1], choice/score distributions covering exactly the options asked and
+ * summing to 1 ± 1e-3. Nothing is renormalised.
+ *
+ * @param body The parsed JSON reply.
+ * @param questions The questions asked.
+ * @returns The normalised reply.
+ * @throws {AnswerValidationError} With every problem found.
+ */
+export function parseSystemOneReply(
+  body: unknown,
+  questions: Record<string, Question>,
+): EngineReply {
+  const envelope = SystemOneReplySchema.safeParse(body);
+  if (!envelope.success) {
+    throw new AnswerValidationError(
+      envelope.error.issues.map((i) => `${i.path.join(".") || "reply"}: ${i.message}`),
+    );
+  }
+  const reply = envelope.data;
+  const issues: string[] = [];
+  const answers: Record<string, NormalizedAnswer> = {};
+  for (const [name, question] of Object.entries(questions)) {
+    if (!(name in reply.answers)) {
+      issues.push(`answers.${name}: missing`);
+      continue;
+    }
+    const parsed = parseAnswer(name, reply.answers[name], question, issues);
+    if (parsed) answers[name] = parsed;
+  }
+  if (issues.length) throw new AnswerValidationError(issues);
+  const out: EngineReply = { answers };
+  if (reply.model !== undefined) out.model = reply.model;
+  if (reply.usage?.input_tokens !== undefined) out.inputTokens = reply.usage.input_tokens;
+  if (reply.usage?.output_tokens !== undefined) out.outputTokens = reply.usage.output_tokens;
+  if (reply.usage?.cost !== undefined) out.cost = reply.usage.cost;
+  if (reply.id !== undefined) out.responseId = reply.id;
+  if (reply.provider !== undefined) out.provider = reply.provider;
+  return out;
+}
+
+/**
+ * Parses JSON text, turning a syntax error into an `AnswerValidationError`.
+ *
+ * @param text Body text.
+ * @returns The parsed value.
+ * @throws {AnswerValidationError} When the text is not JSON.
+ */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AnswerValidationError([
+      `reply: body is not valid JSON (${text.length} bytes, starts ${
+        JSON.stringify(text.slice(0, 40))
+      })`,
+    ]);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Sends one request over HTTP: timeout, bearer key, error classification. No retries here —
+ * retries are explicit and recorded by the caller (`askCase`).
+ *
+ * @module
+ */
+import type { EngineRequest } from "./engine.ts";
+import { EndpointError, kindForStatus } from "./errors.ts";
+import { redact, safeUrl } from "./redact.ts";
+
+/** Options for `send`. */
+export interface SendOptions {
+  /** Bearer key; sent as `Authorization: Bearer <key>` only when set. @default undefined */
+  apiKey?: string;
+  /** Per-request timeout in ms. @default 120000 */
+  timeoutMs?: number;
+  /** Caller's abort signal (Ctrl+C). @default undefined */
+  signal?: AbortSignal;
+}
+
+/** A 2xx response. */
+export interface SendResult {
+  /** HTTP status. */
+  status: number;
+  /** Body text. */
+  body: string;
+  /** Milliseconds from sending to the end of the body. */
+  latencyMs: number;
+}
+
+/**
+ * Parses a `Retry-After` header (seconds or an HTTP date) into ms, capped at 60 s.
+ *
+ * @param value Header value.
+ * @param now Current time in ms since the epoch.
+ * @returns Delay in ms, or null when absent or unparseable.
+ */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+  if (value === null || value.trim() === "") return null;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+  if (!Number.isFinite(ms)) return null;
+  return Math.min(Math.max(ms, 0), 60_000);
+}
+
+function errorText(body: string): string {
+  try {
+    const parsed = JSON.parse(body);
+    const message = parsed?.error?.message ?? parsed?.errors?.[0]?.message ?? parsed?.message;
+    if (typeof message === "string") return message;
+  } catch {
+    // not JSON: quote the text
+  }
+  return body;
+}
+
+/**
+ * Sends a request and returns a 2xx body, or throws an `EndpointError` whose message never
+ * contains the key or URL credentials.
+ *
+ * @param request The engine's request.
+ * @param options Key, timeout, signal.
+ * @returns Status, body and latency of a 2xx reply.
+ * @throws {EndpointError} On a non-2xx status, timeout or network failure.
+ * @throws {DOMException} `AbortError` when the caller's signal aborts.
+ */
+export async function send(request: EngineRequest, options: SendOptions = {}): Promise<SendResult> {
+  const { apiKey, timeoutMs = 120_000, signal } = options;
+  const headers: Record<string, string> = { ...request.headers };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const where = safeUrl(request.url);
+  const started = performance.now();
+  let response: Response;
+  let body: string;
+  try {
+    response = await fetch(request.url, {
+      method: "POST",
+      headers,
+      body: request.body,
+      signal: combined,
+    });
+    body = await response.text();
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    if (timeout.aborted) {
+      throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
+    }
+    const detail = redact(error instanceof Error ? error.message : String(error), [apiKey]);
+    throw new EndpointError("network", `Cannot reach "${where}": ${detail.slice(0, 200)}`);
+  }
+  const latencyMs = performance.now() - started;
+  if (response.ok) return { status: response.status, body, latencyMs };
+  const kind = kindForStatus(response.status);
+  const quoted = redact(errorText(body), [apiKey]).slice(0, 200);
+  throw new EndpointError(kind, `HTTP ${response.status} from "${where}": ${quoted}`, {
+    status: response.status,
+    retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Turns one case's outcome into scored decision records.
+ *
+ * @module
+ */
+import { optionsOf } from "../dataset/questions.ts";
+import type { Case } from "../dataset/schemas.ts";
+import type { CaseOutcome } from "../client/ask.ts";
+import { scoreDecision } from "../metrics/score.ts";
+import type { DecisionRecord } from "./schemas.ts";
+
+/** Options for `decisionRecords`. */
+export interface DecisionRecordsOptions {
+  /** Endpoint name when a workflow lists several. @default undefined */
+  endpoint?: string;
+}
+
+function inOrder(options: readonly string[], dist: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of options) out[k] = dist[k] ?? 0;
+  return out;
+}
+
+/**
+ * Scores every question of a case against gold. On error every decision is a miss carrying the
+ * error kind.
+ *
+ * @param item The case asked.
+ * @param outcome What asking it produced.
+ * @param options Endpoint name.
+ * @returns One record per question, in the case's question order.
+ */
+export function decisionRecords(
+  item: Case,
+  outcome: Pick<CaseOutcome, "reply" | "error" | "attempts" | "latencyMs">,
+  options: DecisionRecordsOptions = {},
+): DecisionRecord[] {
+  const out: DecisionRecord[] = [];
+  for (const [name, question] of Object.entries(item.questions)) {
+    const gold = item.gold[name];
+    if (!gold) throw new RangeError(`Cannot score case "${item.id}": no gold for "${name}"`);
+    const options_ = optionsOf(question);
+    const answer = outcome.reply?.answers[name] ?? null;
+    const predicted = answer ? inOrder(options_, answer.probabilities) : null;
+    const score = scoreDecision(options_, predicted, gold);
+    const record: DecisionRecord = {
+      case: item.id,
+      workflow: item.workflow,
+      question: name,
+      type: question.type,
+      predicted,
+      answer: score.answer,
+      confidence: score.confidence,
+      gold: gold.label,
+      gold_probabilities: inOrder(options_, gold.probabilities),
+      correct: score.correct,
+      kl: score.kl,
+      brier: score.brier,
+      latency_ms: outcome.latencyMs === null ? null : Math.round(outcome.latencyMs * 1000) / 1000,
+      attempts: outcome.attempts,
+      input_tokens: outcome.reply?.inputTokens ?? null,
+      calibrated: answer ? answer.calibrated : null,
+      error: outcome.error,
+    };
+    if (answer?.native) record.native = answer.native;
+    if (answer?.warnings?.length) record.warnings = answer.warnings;
+    if (options.endpoint !== undefined) record.endpoint = options.endpoint;
+    out.push(record);
+  }
+  return out;
+}

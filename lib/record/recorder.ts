@@ -1,0 +1,122 @@
+/**
+ * The run directory, written as decisions are answered: `decisions.jsonl` appended per case,
+ * `run.json` rewritten atomically.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { DecisionRecord, RunJson } from "./schemas.ts";
+
+/** Writes one run directory. */
+export class RunRecorder {
+  /** The run directory. */
+  readonly dir: string;
+  #file: Deno.FsFile | null = null;
+  #encoder = new TextEncoder();
+
+  /**
+   * @param dir The run directory (created by `open`).
+   */
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** Path of `decisions.jsonl`. */
+  get decisionsPath(): string {
+    return join(this.dir, "decisions.jsonl");
+  }
+
+  /** Path of `run.json`. */
+  get runJsonPath(): string {
+    return join(this.dir, "run.json");
+  }
+
+  /**
+   * Creates the directory and opens `decisions.jsonl` for appending.
+   *
+   * @throws {Deno.errors.PermissionDenied} When the directory cannot be written.
+   */
+  async open(): Promise<void> {
+    await Deno.mkdir(this.dir, { recursive: true });
+    this.#file = await Deno.open(this.decisionsPath, { append: true, create: true });
+  }
+
+  /**
+   * Appends one case's decisions in one write, so a crash never leaves half a case.
+   *
+   * @param records The case's decisions.
+   */
+  async append(records: readonly DecisionRecord[]): Promise<void> {
+    if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
+    const text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    const bytes = this.#encoder.encode(text);
+    let written = 0;
+    while (written < bytes.length) written += await this.#file.write(bytes.subarray(written));
+  }
+
+  /**
+   * Writes `run.json` atomically (temp file, then rename).
+   *
+   * @param run The run record.
+   */
+  async writeRun(run: RunJson): Promise<void> {
+    await writeAtomic(this.runJsonPath, JSON.stringify(run, null, 2) + "\n");
+  }
+
+  /**
+   * Rewrites `decisions.jsonl` in a stable order (atomically), for a deterministic final file.
+   *
+   * @param records Every decision of the run, in the order to keep.
+   */
+  async rewriteDecisions(records: readonly DecisionRecord[]): Promise<void> {
+    this.close();
+    await writeAtomic(
+      this.decisionsPath,
+      records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : ""),
+    );
+  }
+
+  /** Closes the decisions file. */
+  close(): void {
+    this.#file?.close();
+    this.#file = null;
+  }
+}
+
+/**
+ * Writes a file atomically: a temp file beside it, then rename.
+ *
+ * @param path Target path.
+ * @param text Content.
+ */
+export async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  await Deno.writeTextFile(tmp, text);
+  await Deno.rename(tmp, path);
+}
+
+/**
+ * Reads `decisions.jsonl` (skipping a torn last line).
+ *
+ * @param path Path of the file.
+ * @returns The records, or [] when the file does not exist.
+ */
+export async function readDecisions(path: string): Promise<DecisionRecord[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const out: DecisionRecord[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+      // a torn final line from a crash: the case is re-asked on resume
+    }
+  }
+  return out;
+}

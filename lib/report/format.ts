@@ -1,0 +1,79 @@
+/**
+ * Number and table formatting shared by the terminal and Markdown reports.
+ *
+ * @module
+ */
+import type { Interval } from "../metrics/mod.ts";
+
+/**
+ * A fraction as a percentage with one decimal, or "n/a".
+ *
+ * @param value Fraction in [0, 1], or null.
+ * @returns e.g. "71.3%".
+ */
+export function pct(value: number | null): string {
+  return value === null ? "n/a" : `${(value * 100).toFixed(1)}%`;
+}
+
+/**
+ * A number with fixed decimals, or "n/a".
+ *
+ * @param value The number, or null.
+ * @param digits Decimals.
+ * @returns The text.
+ */
+export function num(value: number | null, digits = 3): string {
+  return value === null ? "n/a" : value.toFixed(digits);
+}
+
+/**
+ * An interval as "[lo, hi]", percent or plain.
+ *
+ * @param interval The interval, or null.
+ * @param asPercent Format as percentages.
+ * @returns The text, or "" when null.
+ */
+export function interval(interval: Interval | null, asPercent = false): string {
+  if (!interval) return "";
+  const f = asPercent ? (v: number) => (v * 100).toFixed(1) : (v: number) => v.toFixed(3);
+  return `[${f(interval[0])}, ${f(interval[1])}]`;
+}
+
+/** Options for `table`. */
+export interface TableOptions {
+  /** Render as a Markdown table instead of aligned text. @default false */
+  markdown?: boolean;
+  /** Columns (by index) aligned right. @default every column but the first */
+  right?: readonly number[];
+}
+
+/**
+ * Renders rows as an aligned text table or a Markdown table.
+ *
+ * @param header Column titles.
+ * @param rows Cells.
+ * @param options Markdown or text, alignment.
+ * @returns The table, lines joined with "\n".
+ */
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: TableOptions = {},
+): string {
+  const right = new Set(options.right ?? header.map((_, i) => i).slice(1));
+  if (options.markdown) {
+    const esc = (s: string) => s.replace(/\|/g, "\\|");
+    const lines = [
+      `| ${header.map(esc).join(" | ")} |`,
+      `|${header.map((_, i) => (right.has(i) ? "---:" : "---")).join("|")}|`,
+      ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`),
+    ];
+    return lines.join("\n");
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) =>
+      right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)
+    ).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}

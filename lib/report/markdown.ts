@@ -1,0 +1,192 @@
+/**
+ * `report.md`: headline with rating and intervals, tables by type / workflow / question,
+ * calibration, latency, the most confident disagreements, a trace of every decision, attribution.
+ *
+ * @module
+ */
+import { attribution, type DatasetInfo } from "../dataset/mod.ts";
+import { breakdown, rating, type Summary } from "../metrics/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/schemas.ts";
+import { interval, num, pct, table } from "./format.ts";
+import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
+
+/** Options for `markdownReport`. */
+export interface MarkdownOptions extends ReportOptions {
+  /** How many confident disagreements to list. @default 20 */
+  disagreements?: number;
+  /** State previews by case id for the trace. @default {} */
+  states?: Readonly<Record<string, unknown>>;
+}
+
+function dist(d: Record<string, number> | null): string {
+  if (!d) return "—";
+  return Object.entries(d).map(([k, v]) => `${k}=${v.toFixed(3)}`).join(" ");
+}
+
+/**
+ * A one-line preview of a state, cut at `width` characters.
+ *
+ * @param state The state.
+ * @param width Maximum length.
+ * @returns The preview.
+ */
+export function statePreview(state: unknown, width = 120): string {
+  const text = typeof state === "string" ? state : JSON.stringify(state) ?? "";
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/**
+ * Renders the Markdown report of a run.
+ *
+ * @param run The run record (with summary).
+ * @param records Its decisions.
+ * @param info Dataset info for attribution.
+ * @param options Seed, disagreement count, state previews.
+ * @returns Markdown text.
+ */
+export function markdownReport(
+  run: RunJson,
+  records: readonly DecisionRecord[],
+  info: DatasetInfo,
+  options: MarkdownOptions = {},
+): string {
+  const seed = options.seed ?? run.spec.seed;
+  const summary = run.summary as unknown as Summary;
+  const iv = summary.intervals;
+  const md = { markdown: true, seed };
+  const out: string[] = [];
+  out.push(`# decibench report: ${run.spec.workflow}`, "");
+  out.push(
+    table(["", ""], [
+      ["run", run.id],
+      ["status", run.status + (run.fatal ? ` — ${run.fatal}` : "")],
+      ["rating", rating(summary)],
+      ["endpoint", `${run.spec.endpoint} (${run.spec.engine})`],
+      ["model", run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : "")],
+      ["fingerprint", run.spec.fingerprint],
+      ["decisions", `${summary.decisions} (${summary.answered} answered, ${summary.errors} errors)`],
+    ], { markdown: true, right: [] }),
+    "",
+  );
+  out.push("## Headline", "");
+  out.push(
+    table(["metric", "value", "95% CI (bootstrap over cases)"], [
+      ["accuracy", pct(summary.accuracy), interval(iv.accuracy, true)],
+      ["KL(gold ‖ pred), nats", num(summary.kl), interval(iv.kl)],
+      ["Brier", num(summary.brier), interval(iv.brier)],
+      ["ECE (10-bin)", num(summary.ece), interval(iv.ece)],
+      ["mean confidence", num(summary.meanConfidence), ""],
+    ], { markdown: true }),
+    "",
+  );
+  out.push(
+    "Reference points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5%. " +
+      "Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement with " +
+      "that teacher, not correctness. Errors count as misses; KL, Brier and ECE cover answered " +
+      "decisions only.",
+    "",
+  );
+  if (!run.spec.calibrated) {
+    out.push(
+      "> **Uncalibrated engine.** This engine's probabilities are a raw softmax, not calibrated: " +
+        "confidence thresholds tuned on a calibrated engine do not transfer to it (or back). " +
+        "Accuracy comparisons remain valid.",
+      "",
+    );
+  }
+  if (run.thresholds.length) {
+    out.push("## Thresholds", "");
+    out.push(
+      table(
+        ["metric", "condition", "value", "result"],
+        run.thresholds.map((t) => [
+          t.metric,
+          `${t.op} ${t.limit}`,
+          t.value === null ? "n/a" : num(t.value),
+          t.pass ? "pass" : "**FAIL**",
+        ]),
+        { markdown: true },
+      ),
+      "",
+    );
+  }
+  out.push("## By question type", "", breakdownTable(breakdown(records, "type", { seed }), md), "");
+  out.push("## By workflow", "", breakdownTable(breakdown(records, "workflow", { seed }), md), "");
+  out.push(
+    "## By question",
+    "",
+    breakdownTable(breakdown(records, "question", { seed }), md),
+    "",
+  );
+  out.push("## Calibration", "");
+  out.push(
+    `ECE ${num(summary.ece)}. This is the standard top-label ECE over 10 equal-width bins ` +
+      "(empty bins skipped); the dataset card's ECE definition is unpublished, so this value is " +
+      "not comparable with the card's ECE column.",
+    "",
+    reliabilityText(summary, md),
+    "",
+  );
+  out.push("## Latency and tokens", "");
+  out.push(
+    summary.latency
+      ? `Request latency p50 ${summary.latency.p50.toFixed(1)} ms, p95 ${
+        summary.latency.p95.toFixed(1)
+      } ms (one request per case). Input tokens ${summary.inputTokens ?? "n/a"}, output tokens 0.`
+      : "No request answered.",
+    "",
+  );
+  const errors = records.filter((r) => r.error);
+  if (errors.length) {
+    const kinds = new Map<string, number>();
+    for (const r of errors) kinds.set(r.error!.kind, (kinds.get(r.error!.kind) ?? 0) + 1);
+    out.push("## Errors", "");
+    out.push(
+      table(["kind", "decisions"], [...kinds].map(([k, n]) => [k, String(n)]), { markdown: true }),
+      "",
+    );
+  }
+  const wrong = records
+    .filter((r) => !r.error && !r.correct && r.confidence !== null)
+    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
+    .slice(0, options.disagreements ?? 20);
+  out.push("## Most confident disagreements with gold", "");
+  out.push(
+    wrong.length
+      ? table(
+        ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
+        wrong.map((r) => [
+          r.case,
+          r.question,
+          r.answer ?? "",
+          num(r.confidence),
+          r.gold,
+          num(r.gold_probabilities[r.answer ?? ""] ?? 0),
+        ]),
+        { markdown: true },
+      )
+      : "None.",
+    "",
+  );
+  out.push("## Trace", "", "<details><summary>Every decision, both distributions in the same option order</summary>", "");
+  out.push("```");
+  let lastCase = "";
+  for (const r of records) {
+    if (r.case !== lastCase) {
+      lastCase = r.case;
+      const state = options.states?.[r.case];
+      out.push(state === undefined ? r.case : `${r.case}  ${statePreview(state)}`);
+    }
+    const mark = r.error ? "!" : r.correct ? "✓" : "✗";
+    out.push(
+      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold}${
+        r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
+      }`,
+    );
+    out.push(`    pred ${dist(r.predicted)}`);
+    out.push(`    gold ${dist(r.gold_probabilities)}`);
+  }
+  out.push("```", "", "</details>", "");
+  out.push("## Data", "", `${attribution(info)}. Rows unmodified apart from format conversion.`, "");
+  return out.join("\n");
+}

@@ -1,0 +1,38 @@
+/**
+ * Writes a run's report files into its directory.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { DatasetInfo } from "../dataset/mod.ts";
+import type { Case } from "../dataset/schemas.ts";
+import type { DecisionRecord, RunJson } from "../record/schemas.ts";
+import { writeAtomic } from "../record/recorder.ts";
+import { markdownReport } from "./markdown.ts";
+
+/** What a report needs from a run. */
+export interface ReportInput {
+  /** Run directory. */
+  dir: string;
+  /** The run record. */
+  run: RunJson;
+  /** Its decisions. */
+  records: readonly DecisionRecord[];
+  /** Dataset info and cases (for state previews). */
+  dataset: { info: DatasetInfo; cases: readonly Case[] };
+}
+
+/**
+ * Writes `report.md` for a run.
+ *
+ * @param input The run.
+ * @returns Paths written.
+ */
+export async function writeReports(input: ReportInput): Promise<string[]> {
+  const asked = new Set(input.records.map((r) => r.case));
+  const states: Record<string, unknown> = {};
+  for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
+  const path = join(input.dir, "report.md");
+  await writeAtomic(path, markdownReport(input.run, input.records, input.dataset.info, { states }));
+  return [path];
+}

@@ -1,0 +1,11 @@
+/**
+ * Workflows: define, load and run them.
+ *
+ * @module
+ */
+export * from "./schemas.ts";
+export * from "./define.ts";
+export * from "./load.ts";
+export * from "./cases.ts";
+export * from "./thresholds.ts";
+export * from "./run.ts";
