@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { accuracy, ece, meanBrier, meanKl, percentile } from "./aggregate.ts";
+import { type BootstrapInput, bootstrapIntervals } from "./bootstrap.ts";
+import { randomInt, seededRandom } from "./rng.ts";
+import { assertClose } from "./_assert_close.ts";
+
+const timeout = { kind: "timeout" as const, message: "Timed out" };
+
+/** A synthetic run: `cases` cases of 5 decisions, some errors, varied confidences. */
+function synthetic(cases: number, seed: number): BootstrapInput[] {
+  const random = seededRandom(seed);
+  const out: BootstrapInput[] = [];
+  for (let c = 0; c < cases; c++) {
+    const failed = random() < 0.05;
+    for (let q = 0; q < 5; q++) {
+      if (failed) {
+        out.push({ case: `c${c}`, correct: false, confidence: null, kl: null, brier: null, error: timeout });
+        continue;
+      }
+      const confidence = 0.3 + 0.7 * random();
+      out.push({
+        case: `c${c}`,
+        correct: random() < confidence,
+        confidence,
+        kl: random(),
+        brier: 2 * random() * random(),
+        error: null,
+      });
+    }
+  }
+  return out;
+}
+
+Deno.test("`bootstrapIntervals()` gives the same intervals for the same seed", () => {
+  const d = synthetic(100, 1);
+  assert.deepEqual(bootstrapIntervals(d, { seed: 5 }), bootstrapIntervals(d, { seed: 5 }));
+  assert.notDeepEqual(bootstrapIntervals(d, { seed: 5 }), bootstrapIntervals(d, { seed: 6 }));
+});
+
+Deno.test("`bootstrapIntervals()` intervals contain the point estimates", () => {
+  const d = synthetic(400, 2);
+  const iv = bootstrapIntervals(d);
+  const points = { accuracy: accuracy(d), kl: meanKl(d), brier: meanBrier(d), ece: ece(d) };
+  for (const [name, point] of Object.entries(points)) {
+    const interval = iv[name as keyof typeof iv];
+    assert.ok(interval !== null && point !== null, `${name} interval missing`);
+    assert.ok(interval[0] <= point && point <= interval[1], `${name} ${point} outside [${interval}]`);
+    assert.ok(interval[0] < interval[1], `${name} interval is degenerate`);
+  }
+});
+
+Deno.test("`bootstrapIntervals()` equals a naive recomputation with the same draws", () => {
+  // Re-draw the same case indices (cases in order of first appearance, `cases` draws per
+  // resample) and recompute each metric over the drawn decisions with the aggregate functions.
+  const d = synthetic(30, 3);
+  const resamples = 50;
+  const byCase = new Map<string, BootstrapInput[]>();
+  for (const x of d) byCase.set(x.case, [...(byCase.get(x.case) ?? []), x]);
+  const groups = [...byCase.values()];
+  const random = seededRandom(9);
+  const stats = { accuracy: [] as number[], kl: [] as number[], brier: [] as number[], ece: [] as number[] };
+  for (let r = 0; r < resamples; r++) {
+    const drawn: BootstrapInput[] = [];
+    for (let k = 0; k < groups.length; k++) drawn.push(...(groups[randomInt(random, groups.length)] ?? []));
+    stats.accuracy.push(accuracy(drawn) ?? Number.NaN);
+    stats.kl.push(meanKl(drawn) ?? Number.NaN);
+    stats.brier.push(meanBrier(drawn) ?? Number.NaN);
+    stats.ece.push(ece(drawn) ?? Number.NaN);
+  }
+  const iv = bootstrapIntervals(d, { resamples, seed: 9 });
+  for (const name of ["accuracy", "kl", "brier", "ece"] as const) {
+    const interval = iv[name];
+    assert.ok(interval !== null);
+    assertClose(interval[0], percentile(stats[name], 2.5) ?? Number.NaN, 1e-12, `${name} lower`);
+    assertClose(interval[1], percentile(stats[name], 97.5) ?? Number.NaN, 1e-12, `${name} upper`);
+  }
+});
+
+Deno.test("`bootstrapIntervals()` resamples whole cases, not single decisions", () => {
+  // Case a: 5 right; case b: 5 wrong. Drawing 2 cases gives accuracy 0, 1/2 or 1 with
+  // probabilities 1/4, 1/2, 1/4, so the 95% interval is exactly [0, 1]. Resampling the 10
+  // decisions independently would give roughly [0.2, 0.8].
+  const d = [
+    ...Array.from({ length: 5 }, () => ({ case: "a", correct: true, confidence: 0.9, kl: 0.1, brier: 0.1, error: null })),
+    ...Array.from({ length: 5 }, () => ({ case: "b", correct: false, confidence: 0.9, kl: 0.1, brier: 0.1, error: null })),
+  ];
+  assert.deepEqual(bootstrapIntervals(d).accuracy, [0, 1]);
+});
+
+Deno.test("`bootstrapIntervals()` on a single case collapses to the point estimates", () => {
+  const d = synthetic(1, 4).filter((x) => x.error === null);
+  assert.ok(d.length === 5);
+  const iv = bootstrapIntervals(d);
+  const points = { accuracy: accuracy(d), kl: meanKl(d), brier: meanBrier(d), ece: ece(d) };
+  for (const name of ["accuracy", "kl", "brier", "ece"] as const) {
+    assertClose(iv[name]?.[0], points[name] ?? Number.NaN, 1e-12, `${name} lower`);
+    assertClose(iv[name]?.[1], points[name] ?? Number.NaN, 1e-12, `${name} upper`);
+  }
+});
+
+Deno.test("`bootstrapIntervals()` gives n/a intervals where the metric is n/a", async (t) => {
+  await t.step("no decisions", () => {
+    assert.deepEqual(bootstrapIntervals([]), { accuracy: null, kl: null, brier: null, ece: null });
+  });
+  await t.step("only errors: accuracy [0, 0], the rest null", () => {
+    const d = [{ case: "a", correct: false, confidence: null, kl: null, brier: null, error: timeout }];
+    assert.deepEqual(bootstrapIntervals(d), { accuracy: [0, 0], kl: null, brier: null, ece: null });
+  });
+  await t.step("resamples 0 skips the bootstrap", () => {
+    assert.deepEqual(bootstrapIntervals(synthetic(10, 5), { resamples: 0 }), {
+      accuracy: null,
+      kl: null,
+      brier: null,
+      ece: null,
+    });
+  });
+});
+
+Deno.test("`bootstrapIntervals()` rejects invalid options", async (t) => {
+  const d = synthetic(5, 6);
+  for (
+    const [name, options] of [
+      ["negative resamples", { resamples: -1 }],
+      ["fractional resamples", { resamples: 1.5 }],
+      ["level 1", { level: 1 }],
+      ["level 0", { level: 0 }],
+      ["fractional seed", { seed: 0.5 }],
+    ] as const
+  ) {
+    await t.step(name, () => {
+      assert.throws(() => bootstrapIntervals(d, options), RangeError);
+    });
+  }
+});
+
+Deno.test("`bootstrapIntervals()` narrows with a lower level", () => {
+  const d = synthetic(200, 7);
+  const wide = bootstrapIntervals(d, { level: 0.95 }).accuracy;
+  const narrow = bootstrapIntervals(d, { level: 0.5 }).accuracy;
+  assert.ok(wide !== null && narrow !== null);
+  assert.ok(narrow[1] - narrow[0] < wide[1] - wide[0]);
+});

@@ -1,0 +1,33 @@
+/**
+ * Metrics over scored decisions (SPEC §5): scoring one decision, aggregate metrics with their
+ * metadata, seeded bootstrap intervals resampling cases, run summaries and breakdowns with the
+ * star rating, a paired comparison of two runs, and the seeded generator they share.
+ *
+ * Everything here is a pure function over plain arrays: pass `DecisionRecord`s (or any objects
+ * with the fields a function reads). Metrics with nothing to average are `null` ("n/a").
+ *
+ * @example
+ * ```ts
+ * import { rating, scoreDecision, summarize } from "./mod.ts";
+ * const score = scoreDecision(["yes", "no"], { yes: 0.7, no: 0.3 }, {
+ *   label: "yes",
+ *   probabilities: { yes: 1, no: 0 },
+ * });
+ * const summary = summarize([{
+ *   case: "c1",
+ *   ...score,
+ *   error: null,
+ *   latency_ms: 20,
+ *   input_tokens: 300,
+ * }]);
+ * rating(summary); // "★★★"
+ * ```
+ *
+ * @module
+ */
+export * from "./score.ts";
+export * from "./aggregate.ts";
+export * from "./rng.ts";
+export * from "./bootstrap.ts";
+export * from "./summary.ts";
+export * from "./paired.ts";
