@@ -1,0 +1,134 @@
+/**
+ * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR]
+ * [--dry-run] [--json]`: benchmark a decision model on Typed Decisions.
+ *
+ * @module
+ */
+import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import { progressBar } from "../lib/cli/progress.ts";
+import { DatasetIntegrityError } from "../lib/dataset/mod.ts";
+import { terminalReport, writeReports } from "../lib/report/mod.ts";
+import {
+  dryRunRequests,
+  loadWorkflow,
+  type RunEvent,
+  runBenchmark,
+  WorkflowError,
+} from "../lib/workflow/mod.ts";
+
+const USAGE =
+  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--dry-run] [--json]";
+
+const DEFAULT_WORKFLOW = "workflows/reference.ts";
+
+async function main(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    "base-url": { type: "string" },
+    model: { type: "string" },
+    parallel: { type: "string" },
+    limit: { type: "string" },
+    out: { type: "string" },
+    "dry-run": { type: "boolean" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length > 1) throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+  const file = positionals[0] ?? DEFAULT_WORKFLOW;
+  const workflow = await loadWorkflow(file);
+  const baseUrl = stringFlag(values["base-url"]);
+  const model = stringFlag(values.model);
+  const parallel = intFlag(values.parallel, "parallel", 1);
+  const limit = intFlag(values.limit, "limit", 1);
+  const outDir = stringFlag(values.out);
+  const json = values.json === true;
+
+  if (values["dry-run"]) {
+    const requests = await dryRunRequests(workflow, {
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...(model !== undefined ? { model } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+    });
+    for (const r of requests) {
+      if (json) console.log(JSON.stringify({ event: "request", case: r.case, url: r.url, body: r.body }));
+      else console.log(`POST ${r.url}\n${r.body}\n`);
+    }
+    if (!json) console.error(`dry run: ${requests.length} requests printed, nothing sent`);
+    return 0;
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) Deno.exit(130);
+    console.error("\ninterrupted: finishing requests in flight (Ctrl+C again to quit now)");
+    controller.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  const bar = progressBar();
+  let correct = 0;
+  let seen = 0;
+  let errors = 0;
+  const onEvent = (event: RunEvent) => {
+    if (json) {
+      console.log(JSON.stringify(event));
+      return;
+    }
+    if (event.event === "case") {
+      correct += event.correct;
+      seen += event.questions;
+      if (event.error) errors++;
+      bar.update(
+        event.done,
+        event.total,
+        `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
+      );
+    } else if (event.event === "fatal") {
+      bar.done();
+      console.error(`decibench: ${event.message}`);
+    } else if (event.event === "start") {
+      console.error(`run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}`);
+    }
+  };
+  try {
+    const result = await runBenchmark(workflow, {
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...(model !== undefined ? { model } : {}),
+      ...(parallel !== undefined ? { parallel } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(outDir !== undefined ? { outDir } : {}),
+      workflowFile: file,
+      signal: controller.signal,
+      onEvent,
+    });
+    bar.done();
+    await writeReports(result);
+    if (!json) {
+      console.log(terminalReport(result.run, result.records, result.dataset.info));
+      console.log(`\nreport      ${result.dir}/report.md`);
+    }
+    if (result.status === "interrupted") return 130;
+    if (result.status !== "completed") return 1;
+    return result.thresholds.every((t) => t.pass) ? 0 : 1;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+  }
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`decibench: ${message}`);
+    if (error instanceof UsageError) console.error(USAGE);
+    const usage = error instanceof UsageError || error instanceof WorkflowError;
+    Deno.exit(usage ? 2 : error instanceof DatasetIntegrityError ? 3 : 1);
+  }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs and is missing: tmux (live monitor in a pseudo-terminal),
+# Chromium (report screenshot), Jupyter nbconvert and Deno's Jupyter kernel (notebooks).
+# Idempotent and quiet when everything is present. Needs root (or sudo) for apt-get.
+set -euo pipefail
+need=()
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v jupyter-nbconvert >/dev/null 2>&1 || need+=(jupyter-nbconvert python3-ipykernel)
+if ((${#need[@]})); then
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  echo "installing test dependencies: ${need[*]}" >&2
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if command -v jupyter >/dev/null 2>&1 && ! jupyter kernelspec list 2>/dev/null | grep -qi deno; then
+  deno jupyter --install >/dev/null 2>&1 || deno jupyter --install
+fi
