@@ -11,8 +11,8 @@ import { terminalReport, writeReports } from "../lib/report/mod.ts";
 import {
   dryRunRequests,
   loadWorkflow,
-  type RunEvent,
   runBenchmark,
+  type RunEvent,
   WorkflowError,
 } from "../lib/workflow/mod.ts";
 
@@ -36,7 +36,9 @@ async function main(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (positionals.length > 1) throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+  if (positionals.length > 1) {
+    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+  }
   const file = positionals[0] ?? DEFAULT_WORKFLOW;
   const workflow = await loadWorkflow(file);
   const baseUrl = stringFlag(values["base-url"]);
@@ -53,8 +55,9 @@ async function main(args: string[]): Promise<number> {
       ...(limit !== undefined ? { limit } : {}),
     });
     for (const r of requests) {
-      if (json) console.log(JSON.stringify({ event: "request", case: r.case, url: r.url, body: r.body }));
-      else console.log(`POST ${r.url}\n${r.body}\n`);
+      if (json) {
+        console.log(JSON.stringify({ event: "request", case: r.case, url: r.url, body: r.body }));
+      } else console.log(`POST ${r.url}\n${r.body}\n`);
     }
     if (!json) console.error(`dry run: ${requests.length} requests printed, nothing sent`);
     return 0;
@@ -92,7 +95,9 @@ async function main(args: string[]): Promise<number> {
       bar.done();
       console.error(`decibench: ${event.message}`);
     } else if (event.event === "start") {
-      console.error(`run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}`);
+      console.error(
+        `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}`,
+      );
     }
   };
   try {

@@ -41,7 +41,10 @@ export function parse(
       allowPositionals: true,
       strict: true,
     });
-    return { values: values as Record<string, string | boolean | string[] | undefined>, positionals };
+    return {
+      values: values as Record<string, string | boolean | string[] | undefined>,
+      positionals,
+    };
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

@@ -15,7 +15,10 @@ const TRANSIENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
 ]);
 
 /** Kinds that end the whole run at their first occurrence. */
-const FATAL: ReadonlySet<ErrorKind> = new Set<ErrorKind>(["unsupported_endpoint", "authentication"]);
+const FATAL: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  "unsupported_endpoint",
+  "authentication",
+]);
 
 /** An endpoint answered with an error status, or could not be reached. */
 export class EndpointError extends Error {
@@ -63,9 +66,11 @@ export class AnswerValidationError extends Error {
    * @param issues The problems found (at least one).
    */
   constructor(issues: string[]) {
-    super(`Cannot accept the answers: ${issues.slice(0, 3).join("; ")}${
-      issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""
-    }`);
+    super(
+      `Cannot accept the answers: ${issues.slice(0, 3).join("; ")}${
+        issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""
+      }`,
+    );
     this.name = "AnswerValidationError";
     this.issues = issues;
   }

@@ -28,7 +28,9 @@ export function parseBaseUrl(base: string): URL {
   }
   if (url.username || url.password) {
     throw new TypeError(
-      `Cannot use base URL "${safeUrl(url)}": it embeds credentials; put the key in the environment variable the workflow names instead`,
+      `Cannot use base URL "${
+        safeUrl(url)
+      }": it embeds credentials; put the key in the environment variable the workflow names instead`,
     );
   }
   return url;

@@ -72,8 +72,8 @@ export function table(
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) =>
-      right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)
-    ).join("  ").trimEnd();
+    cells.map((c, i) => right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)).join(
+      "  ",
+    ).trimEnd();
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }

@@ -62,9 +62,15 @@ export function markdownReport(
       ["status", run.status + (run.fatal ? ` — ${run.fatal}` : "")],
       ["rating", rating(summary)],
       ["endpoint", `${run.spec.endpoint} (${run.spec.engine})`],
-      ["model", run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : "")],
+      [
+        "model",
+        run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : ""),
+      ],
       ["fingerprint", run.spec.fingerprint],
-      ["decisions", `${summary.decisions} (${summary.answered} answered, ${summary.errors} errors)`],
+      [
+        "decisions",
+        `${summary.decisions} (${summary.answered} answered, ${summary.errors} errors)`,
+      ],
     ], { markdown: true, right: [] }),
     "",
   );
@@ -168,7 +174,12 @@ export function markdownReport(
       : "None.",
     "",
   );
-  out.push("## Trace", "", "<details><summary>Every decision, both distributions in the same option order</summary>", "");
+  out.push(
+    "## Trace",
+    "",
+    "<details><summary>Every decision, both distributions in the same option order</summary>",
+    "",
+  );
   out.push("```");
   let lastCase = "";
   for (const r of records) {
@@ -187,6 +198,11 @@ export function markdownReport(
     out.push(`    gold ${dist(r.gold_probabilities)}`);
   }
   out.push("```", "", "</details>", "");
-  out.push("## Data", "", `${attribution(info)}. Rows unmodified apart from format conversion.`, "");
+  out.push(
+    "## Data",
+    "",
+    `${attribution(info)}. Rows unmodified apart from format conversion.`,
+    "",
+  );
   return out.join("\n");
 }

@@ -16,7 +16,7 @@ import { decisionRecords } from "../record/decisions.ts";
 import { fingerprint, sha256Hex } from "../record/fingerprint.ts";
 import { RunRecorder } from "../record/recorder.ts";
 import type { DecisionRecord, RunJson, RunSpec, ThresholdResult } from "../record/schemas.ts";
-import { type Summary, summarize } from "../metrics/mod.ts";
+import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { selectCases } from "./cases.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
@@ -264,7 +264,10 @@ function metricValues(summary: Summary): Record<string, number | null> {
  * @returns The run result.
  * @throws {DatasetIntegrityError} Before any request when the vendored data fails its check.
  */
-export async function runBenchmark(workflow: Workflow, options: RunOptions = {}): Promise<RunResult> {
+export async function runBenchmark(
+  workflow: Workflow,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
   const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
@@ -367,7 +370,11 @@ export async function runPrepared(
         return;
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
-      const records = decisionRecords(item, outcome, endpointName ? { endpoint: endpointName } : {});
+      const records = decisionRecords(
+        item,
+        outcome,
+        endpointName ? { endpoint: endpointName } : {},
+      );
       await recorder.append(records);
       byCase.set(item.id, records);
       done++;
