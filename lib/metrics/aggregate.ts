@@ -45,7 +45,8 @@ export const METRICS: Readonly<Record<MetricName, MetricInfo>> = {
     label: "Brier",
     higherIsBetter: false,
     range: [0, 2],
-    description: "Mean Brier score (squared distance between distributions) over answered decisions",
+    description:
+      "Mean Brier score (squared distance between distributions) over answered decisions",
   },
   ece: {
     label: "ECE",
@@ -230,7 +231,7 @@ export function percentile(values: readonly number[], p: number): number | null 
   if (values.length === 0) return null;
   const sorted = Float64Array.from(values);
   if (sorted.some(Number.isNaN)) {
-    throw new RangeError("Cannot compute a percentile: the values include \"NaN\"");
+    throw new RangeError('Cannot compute a percentile: the values include "NaN"');
   }
   sorted.sort();
   return sortedPercentile(sorted, p);

@@ -108,7 +108,6 @@ export function bootstrapIntervals(
   const binN = new Float64Array(c * BIN_COUNT);
   const binCorrect = new Float64Array(c * BIN_COUNT);
   const binConf = new Float64Array(c * BIN_COUNT);
-  let anyAnswered = false;
   for (const d of decisions) {
     const i = cases.get(d.case) as number;
     addAt(n, i, 1);
@@ -117,20 +116,34 @@ export function bootstrapIntervals(
     if (d.kl !== null) {
       addAt(klN, i, 1);
       addAt(klSum, i, d.kl);
-      anyAnswered = true;
     }
     if (d.brier !== null) {
       addAt(brierN, i, 1);
       addAt(brierSum, i, d.brier);
-      anyAnswered = true;
     }
     if (d.confidence !== null) {
       const j = i * BIN_COUNT + binOf(d.confidence);
       addAt(binN, j, 1);
       if (d.correct) addAt(binCorrect, j, 1);
       addAt(binConf, j, d.confidence);
-      anyAnswered = true;
     }
+  }
+  // Sparse per-case bins: a case's decisions fill at most 5 of the 10 bins.
+  const start = new Int32Array(c + 1);
+  const entryBin: number[] = [];
+  const entryN: number[] = [];
+  const entryCorrect: number[] = [];
+  const entryConf: number[] = [];
+  for (let i = 0; i < c; i++) {
+    for (let b = 0; b < BIN_COUNT; b++) {
+      const j = i * BIN_COUNT + b;
+      if (binN[j] === 0) continue;
+      entryBin.push(b);
+      entryN.push(binN[j] as number);
+      entryCorrect.push(binCorrect[j] as number);
+      entryConf.push(binConf[j] as number);
+    }
+    start[i + 1] = entryBin.length;
   }
 
   const random = seededRandom(seed);
@@ -157,13 +170,11 @@ export function bootstrapIntervals(
       sk += klSum[i] as number;
       sbN += brierN[i] as number;
       sb += brierSum[i] as number;
-      if (anyAnswered) {
-        const base = i * BIN_COUNT;
-        for (let b = 0; b < BIN_COUNT; b++) {
-          addAt(sumBinN, b, binN[base + b] as number);
-          addAt(sumBinCorrect, b, binCorrect[base + b] as number);
-          addAt(sumBinConf, b, binConf[base + b] as number);
-        }
+      for (let e = start[i] as number, end = start[i + 1] as number; e < end; e++) {
+        const b = entryBin[e] as number;
+        addAt(sumBinN, b, entryN[e] as number);
+        addAt(sumBinCorrect, b, entryCorrect[e] as number);
+        addAt(sumBinConf, b, entryConf[e] as number);
       }
     }
     accStats[r] = sc / sn;

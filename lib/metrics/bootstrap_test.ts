@@ -14,7 +14,14 @@ function synthetic(cases: number, seed: number): BootstrapInput[] {
     const failed = random() < 0.05;
     for (let q = 0; q < 5; q++) {
       if (failed) {
-        out.push({ case: `c${c}`, correct: false, confidence: null, kl: null, brier: null, error: timeout });
+        out.push({
+          case: `c${c}`,
+          correct: false,
+          confidence: null,
+          kl: null,
+          brier: null,
+          error: timeout,
+        });
         continue;
       }
       const confidence = 0.3 + 0.7 * random();
@@ -44,7 +51,10 @@ Deno.test("`bootstrapIntervals()` intervals contain the point estimates", () => 
   for (const [name, point] of Object.entries(points)) {
     const interval = iv[name as keyof typeof iv];
     assert.ok(interval !== null && point !== null, `${name} interval missing`);
-    assert.ok(interval[0] <= point && point <= interval[1], `${name} ${point} outside [${interval}]`);
+    assert.ok(
+      interval[0] <= point && point <= interval[1],
+      `${name} ${point} outside [${interval}]`,
+    );
     assert.ok(interval[0] < interval[1], `${name} interval is degenerate`);
   }
 });
@@ -58,10 +68,17 @@ Deno.test("`bootstrapIntervals()` equals a naive recomputation with the same dra
   for (const x of d) byCase.set(x.case, [...(byCase.get(x.case) ?? []), x]);
   const groups = [...byCase.values()];
   const random = seededRandom(9);
-  const stats = { accuracy: [] as number[], kl: [] as number[], brier: [] as number[], ece: [] as number[] };
+  const stats = {
+    accuracy: [] as number[],
+    kl: [] as number[],
+    brier: [] as number[],
+    ece: [] as number[],
+  };
   for (let r = 0; r < resamples; r++) {
     const drawn: BootstrapInput[] = [];
-    for (let k = 0; k < groups.length; k++) drawn.push(...(groups[randomInt(random, groups.length)] ?? []));
+    for (let k = 0; k < groups.length; k++) {
+      drawn.push(...(groups[randomInt(random, groups.length)] ?? []));
+    }
     stats.accuracy.push(accuracy(drawn) ?? Number.NaN);
     stats.kl.push(meanKl(drawn) ?? Number.NaN);
     stats.brier.push(meanBrier(drawn) ?? Number.NaN);
@@ -81,8 +98,14 @@ Deno.test("`bootstrapIntervals()` resamples whole cases, not single decisions", 
   // probabilities 1/4, 1/2, 1/4, so the 95% interval is exactly [0, 1]. Resampling the 10
   // decisions independently would give roughly [0.2, 0.8].
   const d = [
-    ...Array.from({ length: 5 }, () => ({ case: "a", correct: true, confidence: 0.9, kl: 0.1, brier: 0.1, error: null })),
-    ...Array.from({ length: 5 }, () => ({ case: "b", correct: false, confidence: 0.9, kl: 0.1, brier: 0.1, error: null })),
+    ...Array.from(
+      { length: 5 },
+      () => ({ case: "a", correct: true, confidence: 0.9, kl: 0.1, brier: 0.1, error: null }),
+    ),
+    ...Array.from(
+      { length: 5 },
+      () => ({ case: "b", correct: false, confidence: 0.9, kl: 0.1, brier: 0.1, error: null }),
+    ),
   ];
   assert.deepEqual(bootstrapIntervals(d).accuracy, [0, 1]);
 });
@@ -103,7 +126,14 @@ Deno.test("`bootstrapIntervals()` gives n/a intervals where the metric is n/a", 
     assert.deepEqual(bootstrapIntervals([]), { accuracy: null, kl: null, brier: null, ece: null });
   });
   await t.step("only errors: accuracy [0, 0], the rest null", () => {
-    const d = [{ case: "a", correct: false, confidence: null, kl: null, brier: null, error: timeout }];
+    const d = [{
+      case: "a",
+      correct: false,
+      confidence: null,
+      kl: null,
+      brier: null,
+      error: timeout,
+    }];
     assert.deepEqual(bootstrapIntervals(d), { accuracy: [0, 0], kl: null, brier: null, ece: null });
   });
   await t.step("resamples 0 skips the bootstrap", () => {

@@ -72,7 +72,7 @@ export interface PairedComparison {
   interval: Interval | null;
   /** McNemar counts over the shared decisions. */
   mcnemar: McNemarCounts;
-  /** Exact two-sided McNemar p-value (1 when there are no discordant pairs). */
+  /** Exact two-sided McNemar p-value (1 when there are no discordant pairs; 0 on underflow). */
   pValue: number;
   /** Rows per workflow, in order of first appearance in A. */
   byWorkflow: PairedRow[];
@@ -87,7 +87,8 @@ export interface PairedComparison {
  *
  * @param onlyA Pairs right in A only (b).
  * @param onlyB Pairs right in B only (c).
- * @returns The p-value in (0, 1]; 1 when there are no discordant pairs.
+ * @returns The p-value in [0, 1]; 1 when there are no discordant pairs. A p-value below the
+ *   smallest double (about 5e-324, e.g. 0 against 1,100 discordant pairs) underflows to 0.
  * @throws {RangeError} When a count is not a non-negative integer.
  * @example
  * ```ts

@@ -48,7 +48,9 @@ export function seededRandom(seed: number): () => number {
  */
 export function randomInt(random: () => number, n: number): number {
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new RangeError(`Cannot draw a random integer: range size "${n}" is not a positive integer`);
+    throw new RangeError(
+      `Cannot draw a random integer: range size "${n}" is not a positive integer`,
+    );
   }
   return Math.floor(random() * n);
 }

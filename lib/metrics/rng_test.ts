@@ -11,7 +11,11 @@ Deno.test("`seededRandom()` repeats the same sequence for the same seed", () => 
 
 Deno.test("`seededRandom()` keeps its published sequence (mulberry32) so old runs reproduce", () => {
   const r = seededRandom(0);
-  assert.deepEqual([r(), r(), r()], [0.26642920868471265, 0.0003297457005828619, 0.2232720274478197]);
+  assert.deepEqual([r(), r(), r()], [
+    0.26642920868471265,
+    0.0003297457005828619,
+    0.2232720274478197,
+  ]);
   const s = seededRandom(42);
   assert.deepEqual([s(), s(), s()], [0.6011037519201636, 0.44829055899754167, 0.8524657934904099]);
 });

@@ -168,7 +168,9 @@ function probabilityOf(distribution: Readonly<Record<string, number>>, key: stri
   if (!Object.hasOwn(distribution, key)) return 0;
   const p = distribution[key];
   if (typeof p !== "number" || !Number.isFinite(p)) {
-    throw new RangeError(`Cannot score a decision: probability of "${key}" is "${p}", not a number`);
+    throw new RangeError(
+      `Cannot score a decision: probability of "${key}" is "${p}", not a number`,
+    );
   }
   return p;
 }

@@ -55,13 +55,20 @@ Deno.test("`scoreDecision()` counts a missing predicted option as 0, floored at 
 
 Deno.test("`scoreDecision()` reaches the worst Brier score 2 on opposite certainties", () => {
   // KL = 1·ln(1/1e-12) = 12·ln 10 = 27.631021115928547
-  const s = scoreDecision(["a", "b"], { a: 0, b: 1 }, { label: "a", probabilities: { a: 1, b: 0 } });
+  const s = scoreDecision(["a", "b"], { a: 0, b: 1 }, {
+    label: "a",
+    probabilities: { a: 1, b: 0 },
+  });
   assert.equal(s.brier, 2);
   assertClose(s.kl, 27.631021115928547, 1e-9);
 });
 
 Deno.test("`scoreDecision()` uses score options 0..n-1 from `optionsOf()`", () => {
-  const options = optionsOf({ type: "score", instructions: "How bad?", criteria: ["lo", "mid", "hi"] });
+  const options = optionsOf({
+    type: "score",
+    instructions: "How bad?",
+    criteria: ["lo", "mid", "hi"],
+  });
   assert.deepEqual(options, ["0", "1", "2"]);
   // KL = 1·ln(1/0.25) = ln 4; Brier = (0.25 − 1)² + (0.75 − 0)² + 0 = 0.5625 + 0.5625 = 1.125
   const s = scoreDecision(options, { "0": 0.25, "1": 0.75, "2": 0 }, {
@@ -110,7 +117,10 @@ Deno.test("`klDivergence()` skips gold answers with probability 0", () => {
 });
 
 Deno.test("`argmax()` picks the highest probability", () => {
-  assert.deepEqual(argmax(["a", "b", "c"], { a: 0.1, b: 0.2, c: 0.7 }), { answer: "c", confidence: 0.7 });
+  assert.deepEqual(argmax(["a", "b", "c"], { a: 0.1, b: 0.2, c: 0.7 }), {
+    answer: "c",
+    confidence: 0.7,
+  });
 });
 
 Deno.test("`normalizeNoul()` maps p to {true: p, false: 1 − p} and rejects values outside [0, 1]", () => {

@@ -218,7 +218,9 @@ function groupKey(d: BreakdownInput, by: BreakdownKey): string {
       return `${d.workflow}/${d.question}`;
     default:
       throw new RangeError(
-        `Cannot break down decisions: grouping "${String(by)}" is not "type", "workflow" or "question"`,
+        `Cannot break down decisions: grouping "${
+          String(by)
+        }" is not "type", "workflow" or "question"`,
       );
   }
 }
