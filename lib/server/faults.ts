@@ -1,0 +1,210 @@
+/**
+ * Fault injection for the reference server: a spec of `kind=rate` pairs and a seeded,
+ * counter-based draw that decides which decision request gets which fault.
+ *
+ * @module
+ */
+
+/** Every fault the reference server can inject, in the order they are documented. */
+export const FAULT_KINDS = [
+  "http500",
+  "http503",
+  "http429",
+  "http404",
+  "timeout",
+  "reset",
+  "malformed",
+  "truncated",
+  "out_of_range",
+  "missing_option",
+] as const;
+
+/**
+ * A fault kind:
+ * - `http500` / `http503`: a llama-style `server_error` / `unavailable_error` body;
+ * - `http429`: `rate_limit_error` with a `Retry-After` header;
+ * - `http404`: the endpoint answers 404 like a server older than llama.cpp b11361;
+ * - `timeout`: never answers until the client gives up (or the server closes);
+ * - `reset`: sends the status line and headers, then closes the connection without a body;
+ * - `malformed`: a 200 whose body is not valid JSON;
+ * - `truncated`: a 200 whose body is cut short mid-JSON (with a matching `Content-Length`);
+ * - `out_of_range`: one probability (or `noul`) outside [0,1];
+ * - `missing_option`: one option's probability (or a `noul` value) removed.
+ */
+export type FaultKind = typeof FAULT_KINDS[number];
+
+/** One fault and how often it happens. */
+export interface Fault {
+  /** What goes wrong. */
+  kind: FaultKind;
+  /** Probability per decision request, in [0,1]. */
+  rate: number;
+  /** For `http429`: the `Retry-After` header in whole seconds (default 1). */
+  retryAfterSeconds?: number;
+}
+
+/** A parsed fault spec: faults in the order given; their rates sum to at most 1. */
+export type FaultSpec = readonly Fault[];
+
+const KIND_SET: ReadonlySet<string> = new Set(FAULT_KINDS);
+
+/**
+ * Parses a `--faults` spec: a comma list of `kind=rate` with rate in [0,1]; `http429` also
+ * takes `http429=rate:seconds` to set `Retry-After` (default 1 s). An empty spec means no faults.
+ *
+ * @param spec The spec, e.g. `"malformed=0.05,http500=0.05,http429=0.1:0"`.
+ * @returns The faults in the order given.
+ * @throws {RangeError} When a part is not `kind=rate`, names an unknown kind, repeats a kind,
+ * has a rate outside [0,1], or the rates sum above 1.
+ * @example
+ * ```ts
+ * import { parseFaults } from "./faults.ts";
+ * parseFaults("http500=0.1,http429=0.05:2");
+ * // [{ kind: "http500", rate: 0.1 }, { kind: "http429", rate: 0.05, retryAfterSeconds: 2 }]
+ * ```
+ */
+export function parseFaults(spec: string): FaultSpec {
+  const faults: Fault[] = [];
+  const parts: string[] = [];
+  for (const raw of spec.split(",")) {
+    const part = raw.trim();
+    if (part === "") continue;
+    const match = /^([a-z0-9_]+)=([^:]*)(?::(.*))?$/.exec(part);
+    if (!match) {
+      throw new RangeError(
+        `Cannot parse fault "${part}": expected kind=rate, e.g. "http500=0.05"`,
+      );
+    }
+    const [, kind = "", rateText = "", secondsText] = match;
+    const rate = rateText.trim() === "" ? Number.NaN : Number(rateText);
+    if (!(rate >= 0 && rate <= 1)) {
+      throw new RangeError(
+        `Cannot parse fault "${part}": rate "${rateText}" is not a number in [0,1]`,
+      );
+    }
+    const fault: Fault = { kind: kind as FaultKind, rate };
+    if (secondsText !== undefined) {
+      if (kind !== "http429") {
+        throw new RangeError(
+          `Cannot parse fault "${part}": only http429 takes ":seconds" (its Retry-After)`,
+        );
+      }
+      const seconds = secondsText.trim() === "" ? Number.NaN : Number(secondsText);
+      if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= 3600)) {
+        throw new RangeError(
+          `Cannot parse fault "${part}": Retry-After "${secondsText}" is not a whole number of seconds in [0,3600]`,
+        );
+      }
+      fault.retryAfterSeconds = seconds;
+    }
+    faults.push(fault);
+    parts.push(part);
+  }
+  return validateFaults(faults, (i) => `Cannot parse fault "${parts[i]}"`);
+}
+
+/**
+ * Checks a fault spec given as data (as `parseFaults` does for text).
+ *
+ * @param faults The faults.
+ * @returns The same faults, frozen.
+ * @throws {RangeError} On an unknown or repeated kind, a rate outside [0,1], a bad
+ * `retryAfterSeconds`, or rates summing above 1.
+ */
+export function checkFaults(faults: readonly Fault[]): FaultSpec {
+  return validateFaults(faults, (i) => `Cannot use fault "${faults[i]?.kind}"`);
+}
+
+function validateFaults(faults: readonly Fault[], where: (index: number) => string): FaultSpec {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const [i, fault] of faults.entries()) {
+    const at = where(i);
+    if (!KIND_SET.has(fault.kind)) {
+      throw new RangeError(
+        `${at}: unknown kind "${fault.kind}"; known kinds are ${FAULT_KINDS.join(", ")}`,
+      );
+    }
+    if (seen.has(fault.kind)) {
+      throw new RangeError(`${at}: "${fault.kind}" is given twice`);
+    }
+    seen.add(fault.kind);
+    if (!(Number.isFinite(fault.rate) && fault.rate >= 0 && fault.rate <= 1)) {
+      throw new RangeError(
+        `${at}: rate "${fault.rate}" is not a number in [0,1]`,
+      );
+    }
+    const seconds = fault.retryAfterSeconds;
+    if (seconds !== undefined && !(Number.isInteger(seconds) && seconds >= 0 && seconds <= 3600)) {
+      throw new RangeError(
+        `${at}: Retry-After "${seconds}" is not a whole number of seconds in [0,3600]`,
+      );
+    }
+    total += fault.rate;
+  }
+  if (total > 1 + 1e-9) {
+    throw new RangeError(
+      `Cannot use faults "${
+        faults.map((fault) => `${fault.kind}=${fault.rate}`).join(",")
+      }": the rates sum to ${Number(total.toFixed(6))}, more than 1`,
+    );
+  }
+  return Object.freeze(faults.map((fault) => Object.freeze({ ...fault })));
+}
+
+/**
+ * The fault for the `index`-th decision request (0-based, in arrival order) under `seed`.
+ *
+ * The draw is a pure function of (seed, index): one uniform number u in [0,1) per request,
+ * compared with the faults' cumulative rates in spec order. Sequential runs therefore get the
+ * same faults on the same requests; with several requests in flight, which request arrives
+ * n-th (and so gets draw n) depends on scheduling.
+ *
+ * @param faults The fault spec.
+ * @param seed A non-negative integer seed.
+ * @param index The request's arrival index.
+ * @returns The fault, or `undefined` when this request is served normally.
+ * @example
+ * ```ts
+ * import { drawFault, parseFaults } from "./faults.ts";
+ * drawFault(parseFaults("http500=1"), 0, 7)?.kind; // "http500"
+ * ```
+ */
+export function drawFault(faults: FaultSpec, seed: number, index: number): Fault | undefined {
+  if (faults.length === 0) return undefined;
+  const u = unitDraw(seed, index);
+  let cumulative = 0;
+  for (const fault of faults) {
+    cumulative += fault.rate;
+    if (u < cumulative) return fault;
+  }
+  return undefined;
+}
+
+/**
+ * A uniform number in [0,1) that depends only on (seed, index).
+ *
+ * @param seed A non-negative integer seed.
+ * @param index A non-negative integer.
+ * @returns The draw.
+ */
+export function unitDraw(seed: number, index: number): number {
+  const low = seed >>> 0;
+  const high = Math.floor(seed / 0x1_0000_0000) >>> 0;
+  const key = mix32(low ^ mix32(high + 0x9e3779b9));
+  const indexLow = index >>> 0;
+  const indexHigh = Math.floor(index / 0x1_0000_0000) >>> 0;
+  const h = mix32((key + Math.imul(indexLow, 0x9e3779b9)) ^ mix32(indexHigh ^ 0x632be5ab));
+  return mix32(h ^ key) / 0x1_0000_0000;
+}
+
+/** murmur3's 32-bit finaliser. */
+function mix32(x: number): number {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}

@@ -1,0 +1,95 @@
+/**
+ * The `oracle` predictor: answers the gold distributions of Typed Decisions test cases (for
+ * tests: a benchmark against it scores KL 0 and Brier 0).
+ *
+ * @module
+ */
+import { optionsOf } from "../../dataset/questions.ts";
+import type { Case, Question } from "../../dataset/schemas.ts";
+import type { Distributions, Predictor } from "../predictor.ts";
+
+/**
+ * Creates the `oracle` predictor over the given cases. It finds a request's case by its state
+ * (compared as canonical JSON, so key order does not matter; a state sent as JSON text is parsed
+ * first) and answers each asked question with that case's gold distribution.
+ *
+ * @param cases The cases it knows (the Typed Decisions test split).
+ * @returns The predictor; its `predict` throws `RangeError` for a state it does not know, a
+ * question the case does not have, or a question whose options differ from the case's.
+ * @example
+ * ```ts
+ * import { oraclePredictor } from "./oracle.ts";
+ * const oracle = oraclePredictor([{
+ *   id: "c1", workflow: "w", state: { a: 1 },
+ *   questions: { ok: { type: "noul", instructions: "Fine?" } },
+ *   gold: { ok: { type: "noul", label: "true", probabilities: { true: 0.9, false: 0.1 }, confidence: 0.8, noul: 0.9 } },
+ * }]);
+ * oracle.predict('{"a":1}', { ok: { type: "noul", instructions: "Fine?" } }).ok; // { true: 0.9, false: 0.1 }
+ * ```
+ */
+export function oraclePredictor(cases: readonly Case[]): Predictor {
+  const byState = new Map<string, Case>();
+  for (const item of cases) byState.set(canonicalJson(item.state), item);
+  return {
+    name: "oracle",
+    predict(state: unknown, questions: Record<string, Question>): Distributions {
+      const item = byState.get(canonicalJson(parseStateText(state)));
+      if (item === undefined) {
+        throw new RangeError(
+          "Cannot answer with the oracle predictor: the state matches no Typed Decisions test case (the oracle only knows the test split's states, sent unchanged)",
+        );
+      }
+      const distributions: Distributions = {};
+      for (const name in questions) {
+        const gold = item.gold[name];
+        if (gold === undefined) {
+          throw new RangeError(
+            `Cannot answer "${name}" with the oracle predictor: case "${item.id}" has no question "${name}" (it has ${
+              Object.keys(item.gold).join(", ")
+            })`,
+          );
+        }
+        const options = optionsOf(questions[name]!);
+        const distribution: Record<string, number> = {};
+        for (const option of options) {
+          const p = gold.probabilities[option];
+          if (p === undefined) {
+            throw new RangeError(
+              `Cannot answer "${name}" with the oracle predictor: option "${option}" is not one of case "${item.id}"'s (${
+                Object.keys(gold.probabilities).join(", ")
+              })`,
+            );
+          }
+          distribution[option] = p;
+        }
+        if (options.length !== Object.keys(gold.probabilities).length) {
+          throw new RangeError(
+            `Cannot answer "${name}" with the oracle predictor: case "${item.id}" has options ${
+              Object.keys(gold.probabilities).join(", ")
+            }, the request asks ${options.join(", ")}`,
+          );
+        }
+        distributions[name] = distribution;
+      }
+      return distributions;
+    },
+  };
+}
+
+function parseStateText(state: unknown): unknown {
+  if (typeof state !== "string") return state;
+  try {
+    return JSON.parse(state);
+  } catch {
+    return state;
+  }
+}
+
+/** JSON text with object keys sorted at every level, so equal values give equal text. */
+function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+}

@@ -1,0 +1,507 @@
+/**
+ * The reference server: a real HTTP server (`Deno.serve`) that speaks System One the way
+ * llama-server does, answers with a pluggable predictor, and injects seeded faults for tests.
+ *
+ * @module
+ */
+import type { Question } from "../dataset/schemas.ts";
+import {
+  buildAnswers,
+  estimateInputTokens,
+  type SystemOneResponse,
+  type WireAnswer,
+} from "./answers.ts";
+import {
+  checkFaults,
+  drawFault,
+  type Fault,
+  type FaultKind,
+  type FaultSpec,
+  parseFaults,
+} from "./faults.ts";
+import { createPredictor, type Predictor } from "./predictor.ts";
+import "./predictors/mod.ts";
+import { errorResponse, jsonText, resetResponse } from "./_responses.ts";
+import { formatIssues, SystemOneRequestSchema } from "./schemas.ts";
+import { emptyStats, prometheusText, type ServerStats, snapshotStats } from "./stats.ts";
+
+/** Largest request body accepted (llama-server's default HTTP payload limit is larger; 1 MiB is plenty). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Where the server listens, passed to `onListen`. */
+export interface ListenInfo {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The host name listened on. */
+  hostname: string;
+  /** The port listened on (the real one when 0 was asked). */
+  port: number;
+}
+
+/** Options of {@linkcode startReferenceServer}. */
+export interface ReferenceServerOptions {
+  /**
+   * TCP port; 0 picks a free one.
+   *
+   * @default {0}
+   */
+  port?: number;
+  /**
+   * Host name or address to listen on.
+   *
+   * @default {"127.0.0.1"}
+   */
+  hostname?: string;
+  /**
+   * A registered predictor's name (`uniform`, `oracle`, …) or a predictor object.
+   *
+   * @default {"uniform"}
+   */
+  predictor?: string | Predictor;
+  /**
+   * Faults to inject: a `--faults` spec (`"http500=0.05,http429=0.1:0"`) or parsed faults.
+   *
+   * @default {[]} (none)
+   */
+  faults?: string | FaultSpec;
+  /**
+   * Seed of the fault draws (a non-negative integer).
+   *
+   * @default {0}
+   */
+  seed?: number;
+  /**
+   * Delay in milliseconds before answering each decision request.
+   *
+   * @default {0}
+   */
+  latencyMs?: number;
+  /**
+   * When set, decision and metrics requests need `Authorization: Bearer <apiKey>` (401
+   * otherwise); `/health` stays open. The key is never logged or echoed.
+   *
+   * @default {undefined} (no authentication)
+   */
+  apiKey?: string;
+  /**
+   * Largest request body in bytes; a larger one gets 413 `request_too_large_error`.
+   *
+   * @default {1048576} (1 MiB)
+   */
+  maxBodyBytes?: number;
+  /**
+   * Aborting it closes the server.
+   *
+   * @default {undefined}
+   */
+  signal?: AbortSignal;
+  /**
+   * Called once the server listens.
+   *
+   * @default {undefined} (silent)
+   */
+  onListen?: (info: ListenInfo) => void;
+}
+
+/** A running reference server. `await using` closes it. */
+export interface ReferenceServer extends AsyncDisposable {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (System One at `${url}/v1/systemone`). */
+  readonly url: string;
+  /** The port listened on. */
+  readonly port: number;
+  /** The host name listened on. */
+  readonly hostname: string;
+  /** The predictor's name. */
+  readonly predictor: string;
+  /** Stops listening, releases requests held by faults or latency, and waits for the rest. */
+  close(): Promise<void>;
+  /** A snapshot of the counters. */
+  stats(): ServerStats;
+}
+
+const HEADER_FAULTS: ReadonlySet<FaultKind> = new Set([
+  "http500",
+  "http503",
+  "http429",
+  "http404",
+  "timeout",
+  "reset",
+]);
+
+/**
+ * Starts the reference server.
+ *
+ * Routes: `GET /health` → `{"status":"ok"}`; `POST /v1/systemone` (System One, validated like
+ * llama-server); `GET /metrics` (Prometheus text, llama.cpp names). Anything else gets a
+ * llama-style 404. Each decision request that passes authentication draws its fault (if any)
+ * in arrival order from `seed`: transport faults (`http*`, `timeout`, `reset`) replace the
+ * answer whatever the body; answer faults (`malformed`, `truncated`, `out_of_range`,
+ * `missing_option`) corrupt a valid request's answer. With several requests in flight, the
+ * arrival order decides which request gets which draw.
+ *
+ * @param options Port, predictor, faults, seed, latency, key, signal.
+ * @returns The running server.
+ * @throws {RangeError} On a bad option (port, latency, seed, fault spec, empty key) or an unknown
+ * predictor name.
+ * @throws {Deno.errors.AddrInUse} When the port is taken.
+ * @example
+ * ```ts
+ * import { startReferenceServer } from "./server.ts";
+ * await using server = await startReferenceServer();
+ * const reply = await fetch(`${server.url}/v1/systemone`, {
+ *   method: "POST",
+ *   body: JSON.stringify({ state: "a refund request", questions: { ok: { type: "noul", instructions: "Refund it?" } } }),
+ * });
+ * const body = await reply.json();
+ * if (body.answers.ok.noul !== 0.5) throw new Error("expected the uniform answer");
+ * ```
+ */
+export async function startReferenceServer(
+  options: ReferenceServerOptions = {},
+): Promise<ReferenceServer> {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(
+      `Cannot start the reference server: port "${port}" is not an integer in 0-65535`,
+    );
+  }
+  const hostname = options.hostname ?? "127.0.0.1";
+  const seed = options.seed ?? 0;
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    throw new RangeError(
+      `Cannot start the reference server: seed "${seed}" is not a non-negative integer`,
+    );
+  }
+  const latencyMs = options.latencyMs ?? 0;
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+    throw new RangeError(
+      `Cannot start the reference server: latency "${latencyMs}" ms is not a non-negative number`,
+    );
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new RangeError(
+      `Cannot start the reference server: body limit "${maxBodyBytes}" is not a positive integer`,
+    );
+  }
+  if (options.apiKey !== undefined && options.apiKey === "") {
+    throw new RangeError(
+      "Cannot start the reference server: the API key is empty; omit it to disable authentication",
+    );
+  }
+  const faults = typeof options.faults === "string"
+    ? parseFaults(options.faults)
+    : checkFaults(options.faults ?? []);
+  const predictor = typeof options.predictor === "object"
+    ? options.predictor
+    : await createPredictor(options.predictor ?? "uniform");
+
+  const handler = createHandler({
+    predictor,
+    faults,
+    seed,
+    latencyMs,
+    maxBodyBytes,
+    expectedAuth: options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`,
+  });
+  const server = Deno.serve({
+    port,
+    hostname,
+    onListen() {},
+    onError: (error) => errorResponse(500, `Internal error: ${errorMessage(error)}`),
+  }, handler.handle);
+  const boundPort = server.addr.port;
+  const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${boundPort}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      options.signal?.removeEventListener("abort", onAbort);
+      handler.release();
+      await server.shutdown();
+    })();
+    return closing;
+  };
+  const onAbort = (): void => void close();
+  if (options.signal?.aborted) {
+    await close();
+  } else {
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+  }
+  options.onListen?.({ url, hostname, port: boundPort });
+  return {
+    url,
+    port: boundPort,
+    hostname,
+    predictor: predictor.name,
+    close,
+    stats: () => snapshotStats(handler.stats),
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+interface HandlerConfig {
+  predictor: Predictor;
+  faults: FaultSpec;
+  seed: number;
+  latencyMs: number;
+  maxBodyBytes: number;
+  expectedAuth: string | undefined;
+}
+
+interface Handler {
+  handle: (request: Request) => Response | Promise<Response>;
+  release: () => void;
+  stats: ServerStats;
+}
+
+const SYSTEMONE_PATH = "/v1/systemone";
+
+function createHandler(config: HandlerConfig): Handler {
+  const stats = emptyStats();
+  const released = new AbortController();
+  const defaultModel = `decibench-reference-${config.predictor.name}`;
+  let arrivals = 0;
+
+  const authorized = (request: Request): boolean =>
+    config.expectedAuth === undefined ||
+    sameText(request.headers.get("authorization") ?? "", config.expectedAuth);
+
+  const decide = async (request: Request, outcome: { answered: boolean }): Promise<Response> => {
+    if (!authorized(request)) return unauthorized();
+    const fault = drawFault(config.faults, config.seed, arrivals++);
+    if (fault) stats.faults[fault.kind] = (stats.faults[fault.kind] ?? 0) + 1;
+    if (config.latencyMs > 0) await sleep(config.latencyMs, released.signal);
+
+    const body = await readBody(request, config.maxBodyBytes);
+    if (fault && HEADER_FAULTS.has(fault.kind)) return await transportFault(fault, request);
+    if (body === undefined) {
+      return errorResponse(
+        413,
+        `Request body is larger than the server's limit of ${config.maxBodyBytes} bytes`,
+      );
+    }
+    if (body.trim() === "") {
+      return errorResponse(
+        400,
+        "Request body is empty: send a JSON object with state and questions",
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch (error) {
+      return errorResponse(400, `Request body is not valid JSON: ${errorMessage(error)}`);
+    }
+    const parsed = SystemOneRequestSchema.safeParse(json);
+    if (!parsed.success) return errorResponse(400, formatIssues(parsed.error));
+    const { model, state, questions } = parsed.data;
+
+    let answers: Record<string, WireAnswer>;
+    try {
+      answers = buildAnswers(questions, config.predictor.predict(state, questions));
+    } catch (error) {
+      if (error instanceof RangeError) return errorResponse(400, error.message);
+      throw error;
+    }
+    const inputTokens = estimateInputTokens(state, (json as { questions: unknown }).questions);
+    outcome.answered = true;
+    stats.answered++;
+    stats.decodes++;
+    stats.busySlotsTotal += stats.processing;
+    stats.promptTokens += inputTokens;
+    if (fault) corruptAnswers(fault.kind, answers, questions);
+    const reply: SystemOneResponse = {
+      model: model ?? defaultModel,
+      answers,
+      usage: { input_tokens: inputTokens, output_tokens: 0 },
+    };
+    const text = JSON.stringify(reply);
+    if (fault?.kind === "malformed") return jsonText(text.replace('"answers":', '"answers" '));
+    if (fault?.kind === "truncated") return jsonText(text.slice(0, Math.floor(text.length / 2)));
+    return jsonText(text);
+  };
+
+  const transportFault = async (fault: Fault, request: Request): Promise<Response> => {
+    switch (fault.kind) {
+      case "http500":
+        return errorResponse(500, "Injected fault: internal server error");
+      case "http503":
+        return errorResponse(503, "Injected fault: the server is unavailable");
+      case "http429":
+        return errorResponse(429, "Injected fault: the decision queue is full, retry later", {
+          "retry-after": String(fault.retryAfterSeconds ?? 1),
+        });
+      case "http404":
+        return errorResponse(404, "File Not Found");
+      case "reset":
+        return resetResponse(256);
+      default: {
+        // timeout: hold the request until the client gives up or the server closes.
+        await waitForAbort(request.signal, released.signal);
+        return errorResponse(503, "Injected fault: the request timed out");
+      }
+    }
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    stats.requests++;
+    const path = pathOf(request.url);
+    if (path === SYSTEMONE_PATH) {
+      if (request.method !== "POST") {
+        return errorResponse(
+          405,
+          `Method ${request.method} is not allowed: use POST ${SYSTEMONE_PATH}`,
+          {
+            allow: "POST",
+          },
+        );
+      }
+      stats.decisionRequests++;
+      stats.processing++;
+      const outcome = { answered: false };
+      try {
+        return await decide(request, outcome);
+      } finally {
+        stats.processing--;
+        if (!outcome.answered) stats.refused++;
+      }
+    }
+    if (path === "/health") {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return methodNotAllowed(request, "GET");
+      }
+      return jsonText('{"status":"ok"}');
+    }
+    if (path === "/metrics") {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return methodNotAllowed(request, "GET");
+      }
+      if (!authorized(request)) return unauthorized();
+      return new Response(prometheusText(stats), {
+        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+      });
+    }
+    return errorResponse(404, "File Not Found");
+  };
+
+  return { handle, release: () => released.abort(), stats };
+}
+
+function unauthorized(): Response {
+  return errorResponse(401, "Invalid API Key", { "www-authenticate": "Bearer" });
+}
+
+function methodNotAllowed(request: Request, allow: string): Response {
+  return errorResponse(405, `Method ${request.method} is not allowed here: use ${allow}`, {
+    allow,
+  });
+}
+
+/** The path of a request URL without parsing the whole URL. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return query < 0 ? url.slice(start) : url.slice(start, query);
+}
+
+/** Constant-time comparison of two strings (length is not hidden). */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Reads a body up to `limit` bytes.
+ *
+ * @returns The text, or `undefined` when it is larger than the limit.
+ */
+async function readBody(request: Request, limit: number): Promise<string | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    if (Number(declared) > limit) {
+      await request.body?.cancel().catch(() => {});
+      return undefined;
+    }
+    return await request.text();
+  }
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Breaks the first question's answer the way the fault says. */
+function corruptAnswers(
+  kind: FaultKind,
+  answers: Record<string, WireAnswer>,
+  questions: Record<string, Question>,
+): void {
+  const name = Object.keys(questions)[0];
+  if (name === undefined) return;
+  const answer = answers[name];
+  if (answer === undefined) return;
+  if (kind === "out_of_range") {
+    if (answer.type === "noul") answer.noul = 1.25;
+    else {
+      const first = Object.keys(answer.probabilities)[0];
+      if (first !== undefined) answer.probabilities[first] = 1.25;
+    }
+  } else if (kind === "missing_option") {
+    if (answer.type === "noul") delete (answer as Partial<typeof answer>).noul;
+    else {
+      const last = Object.keys(answer.probabilities).at(-1);
+      if (last !== undefined) delete answer.probabilities[last];
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function waitForAbort(a: AbortSignal, b: AbortSignal): Promise<void> {
+  if (a.aborted || b.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    function done(): void {
+      a.removeEventListener("abort", done);
+      b.removeEventListener("abort", done);
+      resolve();
+    }
+    a.addEventListener("abort", done, { once: true });
+    b.addEventListener("abort", done, { once: true });
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
