@@ -22,7 +22,9 @@ import type { Question } from "./schemas.ts";
 export function optionsOf(question: Question): string[] {
   switch (question.type) {
     case "choice":
-      return Array.isArray(question.criteria) ? [...question.criteria] : Object.keys(question.criteria);
+      return Array.isArray(question.criteria)
+        ? [...question.criteria]
+        : Object.keys(question.criteria);
     case "score":
       return question.criteria.map((_, i) => String(i));
     case "noul":

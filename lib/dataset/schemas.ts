@@ -68,3 +68,56 @@ export type Case = z.infer<typeof CaseSchema>;
 
 /** The split names that can be vendored. */
 export type Split = "test" | "train";
+
+const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex digits");
+
+/** A file described by name, size and hash. */
+export const FileRefSchema = z.object({
+  /** Path inside the dataset repository, or a file name. */
+  path: z.string().min(1),
+  /** sha256 of the file, lowercase hex. */
+  sha256: Sha256Schema,
+  /** Size in bytes. */
+  bytes: z.number().int().nonnegative(),
+});
+/** A file described by name, size and hash. */
+export type FileRef = z.infer<typeof FileRefSchema>;
+
+/** One vendored split in `manifest.json`. */
+export const ManifestSplitSchema = z.object({
+  /** The upstream file the rows come from, with its URL at the revision. */
+  source: FileRefSchema.extend({ url: z.url() }),
+  /** The file the vendor script actually read (it can be a local copy of the source). */
+  input: FileRefSchema,
+  /** How the content is known to equal the source. */
+  check: z.string(),
+  /** Vendored file name, beside the manifest. */
+  data: z.string().regex(
+    /^[A-Za-z0-9._-]+\.jsonl\.gz$/,
+    "expected a file name like 'test.jsonl.gz'",
+  ),
+  /** Number of rows (cases). */
+  rows: z.number().int().positive(),
+  /** Columns kept, in row order. */
+  columns: z.array(z.string()).min(1),
+  /** sha256 of the decompressed JSONL. */
+  sha256: Sha256Schema,
+});
+/** One vendored split in `manifest.json`. */
+export type ManifestSplit = z.infer<typeof ManifestSplitSchema>;
+
+/** `vendor/typed-decisions/manifest.json`. */
+export const ManifestSchema = z.object({
+  /** Hugging Face dataset id. */
+  dataset: z.string().min(1),
+  /** Dataset page. */
+  url: z.url(),
+  /** Upstream revision (commit). */
+  revision: z.string().min(1),
+  /** SPDX licence name. */
+  license: z.string().min(1),
+  /** Vendored splits by name. */
+  splits: z.object({ test: ManifestSplitSchema, train: ManifestSplitSchema.optional() }),
+});
+/** The vendored dataset's manifest. */
+export type Manifest = z.infer<typeof ManifestSchema>;

@@ -1,0 +1,42 @@
+/**
+ * The attribution line reports print for the dataset (Apache-2.0 asks that users credit the work).
+ *
+ * @module
+ */
+import { DATASET_NAME } from "./constants.ts";
+import type { DatasetInfo } from "./load.ts";
+
+/** Options of {@linkcode attribution}. */
+export interface AttributionOptions {
+  /**
+   * `text` for terminals; `markdown` links the dataset page.
+   *
+   * @default {"text"}
+   */
+  format?: "text" | "markdown";
+}
+
+/**
+ * The one-line credit of the dataset a run used, for terminal summaries and reports.
+ *
+ * @param info Where the dataset comes from (`loadDataset()`'s `info`).
+ * @param options The output format.
+ * @returns For example `Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)`.
+ * @example
+ * ```ts
+ * import { attribution } from "./attribution.ts";
+ * import { loadDataset } from "./load.ts";
+ * const { info } = await loadDataset();
+ * attribution(info); // "Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)"
+ * ```
+ */
+export function attribution(
+  info: Pick<DatasetInfo, "dataset" | "revision" | "license" | "url">,
+  options: AttributionOptions = {},
+): string {
+  const revision = info.revision.slice(0, 7);
+  if (options.format === "markdown") {
+    return `[${DATASET_NAME}](${info.url}) (\`${info.dataset}\`, revision \`${revision}\`, ${info.license})`;
+  }
+  return `${DATASET_NAME} (${info.dataset}, revision ${revision}, ${info.license})`;
+}

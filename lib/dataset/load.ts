@@ -1,0 +1,199 @@
+/**
+ * Loads a vendored Typed Decisions split and verifies it on every load: manifest, gzip, sha256,
+ * rows, ids, workflows, questions and gold. Anything wrong stops with a `DatasetIntegrityError`
+ * before a single request is sent.
+ *
+ * @module
+ */
+import { isAbsolute, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzip, sha256Hex } from "./_bytes.ts";
+import { findCaseProblem } from "./_check_cases.ts";
+import { DATASET_ID, PINNED, REVISION } from "./constants.ts";
+import { DatasetIntegrityError } from "./integrity_error.ts";
+import { type Case, type Manifest, ManifestSchema, type Split } from "./schemas.ts";
+
+/** The folder the vendored dataset is committed in. */
+export const VENDOR_DIR: URL = new URL("../../vendor/typed-decisions/", import.meta.url);
+
+/** Where a loaded split comes from, for run records and reports. */
+export interface DatasetInfo {
+  /** Hugging Face dataset id (`LocalLLaMA/typed-decisions`). */
+  dataset: string;
+  /** Upstream revision (commit). */
+  revision: string;
+  /** SPDX licence name (`Apache-2.0`). */
+  license: string;
+  /** The split loaded. */
+  split: Split;
+  /** Dataset page. */
+  url: string;
+  /** sha256 of the decompressed JSONL, as verified. */
+  sha256: string;
+  /** Number of cases. */
+  rows: number;
+}
+
+/** A loaded, verified split. */
+export interface Dataset {
+  /** The cases, in vendored order. */
+  cases: Case[];
+  /** Where they come from. */
+  info: DatasetInfo;
+}
+
+/** Options of {@linkcode loadDataset}. */
+export interface LoadDatasetOptions {
+  /**
+   * Which split. Only `test` is benchmark material; `train` is for fitting baselines.
+   *
+   * @default {"test"}
+   */
+  split?: Split;
+  /**
+   * Folder holding `manifest.json` and the `.jsonl.gz` files.
+   *
+   * @default {VENDOR_DIR} (`vendor/typed-decisions/` of this repository)
+   */
+  dir?: string | URL;
+}
+
+function toPath(dir: string | URL): string {
+  return dir instanceof URL ? fileURLToPath(dir) : dir;
+}
+
+function display(path: string): string {
+  const rel = relative(Deno.cwd(), path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+class Verifier {
+  constructor(readonly split: Split) {}
+
+  fail(file: string, problem: string, cause?: unknown): never {
+    const shown = display(file);
+    throw new DatasetIntegrityError(
+      `Cannot load the ${this.split} split: '${shown}' ${problem}; run \`deno task vendor\` to regenerate it`,
+      shown,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  async read(file: string, what: string): Promise<Uint8Array> {
+    try {
+      return await Deno.readFile(file);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) this.fail(file, `is missing (${what})`, error);
+      this.fail(file, `cannot be read: ${(error as Error).message}`, error);
+    }
+  }
+
+  async manifest(file: string): Promise<Manifest> {
+    const bytes = await this.read(file, "the dataset manifest");
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch (error) {
+      this.fail(file, `is not valid JSON: ${(error as Error).message}`, error);
+    }
+    const parsed = ManifestSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.map(String).join(".") || "(root)";
+      this.fail(file, `is invalid: field '${field}': ${issue?.message ?? "invalid"}`);
+    }
+    const manifest = parsed.data;
+    if (manifest.dataset !== DATASET_ID) {
+      this.fail(file, `describes dataset '${manifest.dataset}', expected '${DATASET_ID}'`);
+    }
+    return manifest;
+  }
+
+  async rows(file: string, expectedSha256: string): Promise<{ lines: string[]; sha256: string }> {
+    const gz = await this.read(file, "the vendored data");
+    if (gz.length === 0) this.fail(file, "is empty");
+    let bytes: Uint8Array;
+    try {
+      bytes = await gunzip(gz);
+    } catch (error) {
+      this.fail(file, `is truncated or corrupt: ${(error as Error).message}`, error);
+    }
+    const sha256 = await sha256Hex(bytes);
+    if (sha256 !== expectedSha256) {
+      this.fail(
+        file,
+        `has been changed: its content has sha256 '${sha256}', the manifest says '${expectedSha256}'`,
+      );
+    }
+    const text = new TextDecoder().decode(bytes);
+    if (!text.endsWith("\n")) this.fail(file, "does not end with a newline");
+    return { lines: text.slice(0, -1).split("\n"), sha256 };
+  }
+}
+
+/**
+ * Loads and verifies one vendored split of Typed Decisions.
+ *
+ * Every load checks: the manifest (present, valid, this dataset, with an entry for the split; under
+ * the pinned revision, the pinned hash), the gzip (present, complete), the sha256 of the
+ * decompressed JSONL against the manifest, the row count, unique ids, the four workflows with 100
+ * cases each (300 for train), five questions per case that pass `QuestionSchema`, and a gold
+ * answer per question keyed by exactly its options. Loading the 400 test cases takes tens of
+ * milliseconds.
+ *
+ * @param options Which split and which folder.
+ * @returns The cases (plain objects from `JSON.parse`, in vendored order) and where they come from.
+ * @throws {DatasetIntegrityError} When any check fails; the message names the file and the problem.
+ * @example
+ * ```ts
+ * import { loadDataset } from "./load.ts";
+ * const { cases, info } = await loadDataset();
+ * if (cases.length !== 400 || info.split !== "test") throw new Error("unexpected dataset");
+ * ```
+ */
+export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dataset> {
+  const split = options.split ?? "test";
+  const pinned = PINNED[split];
+  if (!pinned) {
+    throw new RangeError(`Cannot load split '${String(split)}': expected 'test' or 'train'`);
+  }
+  const dir = toPath(options.dir ?? VENDOR_DIR);
+  const verify: Verifier = new Verifier(split);
+  const manifestFile = join(dir, "manifest.json");
+  const manifest = await verify.manifest(manifestFile);
+  const entry = manifest.splits[split];
+  if (!entry) verify.fail(manifestFile, `has no '${split}' split`);
+  if (manifest.revision === REVISION && entry.sha256 !== pinned.sha256) {
+    verify.fail(
+      manifestFile,
+      `claims the pinned revision '${REVISION}' but gives the ${split} split sha256 '${entry.sha256}', not the pinned '${pinned.sha256}'`,
+    );
+  }
+  const dataFile = join(dir, entry.data);
+  const { lines, sha256 } = await verify.rows(dataFile, entry.sha256);
+  if (lines.length !== entry.rows) {
+    verify.fail(dataFile, `has ${lines.length} rows, the manifest says ${entry.rows}`);
+  }
+  const cases: unknown[] = new Array(lines.length);
+  for (const [i, line] of lines.entries()) {
+    try {
+      cases[i] = JSON.parse(line);
+    } catch (error) {
+      verify.fail(dataFile, `line ${i + 1} is not valid JSON: ${(error as Error).message}`, error);
+    }
+  }
+  const problem = findCaseProblem(cases, { perWorkflow: pinned.perWorkflow });
+  if (problem) verify.fail(dataFile, problem);
+  return {
+    cases: cases as Case[],
+    info: {
+      dataset: manifest.dataset,
+      revision: manifest.revision,
+      license: manifest.license,
+      split,
+      url: manifest.url,
+      sha256,
+      rows: lines.length,
+    },
+  };
+}
