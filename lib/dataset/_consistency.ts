@@ -17,6 +17,11 @@ export const TOLERANCE = {
   rounding: 1e-5,
 } as const;
 
+/** A number for a message: at most six decimals, like the dataset's own values. */
+function show(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
 function goldProblem(c: Case, name: string): string | undefined {
   const question = c.questions[name];
   const gold = c.gold[name];
@@ -25,7 +30,7 @@ function goldProblem(c: Case, name: string): string | undefined {
   const p = options.map((option) => gold.probabilities[option] ?? 0);
   const sum = p.reduce((a, b) => a + b, 0);
   if (Math.abs(sum - 1) > TOLERANCE.sum) {
-    return `gold of '${name}' has probabilities summing to ${sum}`;
+    return `gold of '${name}' has probabilities summing to ${show(sum)}`;
   }
   const max = Math.max(...p);
   if ((gold.probabilities[gold.label] ?? -1) !== max) {
@@ -40,14 +45,18 @@ function goldProblem(c: Case, name: string): string | undefined {
   if (gold.type === "score") {
     const expected = p.reduce((acc, pi, i) => acc + i * pi, 0);
     if (!(Math.abs((gold.score ?? NaN) - expected) <= TOLERANCE.rounding)) {
-      return `gold of '${name}' has score ${gold.score} but the expected level is ${expected}`;
+      return `gold of '${name}' has score ${gold.score} but the expected level is ${
+        show(expected)
+      }`;
     }
   }
   if (gold.type === "choice") {
     const k = options.length;
     const confidence = (max - 1 / k) / (1 - 1 / k);
     if (!(Math.abs(gold.confidence - confidence) <= TOLERANCE.rounding)) {
-      return `gold of '${name}' has confidence ${gold.confidence} but (p_max − 1/K)/(1 − 1/K) is ${confidence}`;
+      return `gold of '${name}' has confidence ${gold.confidence} but (p_max − 1/K)/(1 − 1/K) is ${
+        show(confidence)
+      }`;
     }
   }
   return undefined;

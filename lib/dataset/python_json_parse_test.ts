@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PyFloat, pyDumps } from "./python_json.ts";
+import { pyDumps, PyFloat } from "./python_json.ts";
 import { parsePyJson } from "./python_json_parse.ts";
 
 Deno.test("`parsePyJson()` then `pyDumps()` reproduces Python's output byte for byte", async (t) => {
@@ -28,7 +28,7 @@ Deno.test("`parsePyJson()` then `pyDumps()` reproduces Python's output byte for 
     ['{"b":1,"a":2}', '{"b": 1, "a": 2}'],
     ['{"z": 0, "1": 1.0, "0": 2}', '{"z": 0, "1": 1.0, "0": 2}'],
     ['{"a": 1, "b": 2, "a": 3}', '{"a": 3, "b": 2}'],
-    [' [ 1 , [ ] , { } , null , true , false ] ', "[1, [], {}, null, true, false]"],
+    [" [ 1 , [ ] , { } , null , true , false ] ", "[1, [], {}, null, true, false]"],
     [
       '{"state": {"amount": 120.50, "items": [{"qty": 2, "price": 10.0}]}, "ok": true}',
       '{"state": {"amount": 120.5, "items": [{"qty": 2, "price": 10.0}]}, "ok": true}',

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PyFloat, pyDumps, pyFloatRepr, pyQuote, type PyValue } from "./python_json.ts";
+import { pyDumps, PyFloat, pyFloatRepr, pyQuote, type PyValue } from "./python_json.ts";
 
 Deno.test("`pyFloatRepr()` writes floats as Python's repr does", async (t) => {
   const cases: [number, string][] = [
