@@ -28,7 +28,7 @@ export interface ScoreAnswer {
   score: number;
   /** Probability per level, keyed `"0".."n-1"`. */
   probabilities: Record<string, number>;
-  /** (p_max − 1/N)/(1 − 1/N). */
+  /** Concentration around the top level: see {@linkcode scoreConfidenceOf}. */
   confidence: number;
   /** Level → its description. */
   legend: Record<string, string>;
@@ -67,6 +67,27 @@ export function confidenceOf(top: number, n: number): number {
 }
 
 /**
+ * The confidence of a score answer as Typed Decisions' gold defines it: 1 − E|level − top level|
+ * divided by the same mean distance for a uniform answer around the middle level, floored at 0.
+ * It is 1 when all mass is on one level and 0 for a uniform (or wider) spread; with two levels
+ * it equals {@linkcode confidenceOf}.
+ *
+ * @param probabilities Probability per level, level 0 first.
+ * @param top The index of the top level.
+ * @returns The confidence in [0,1].
+ */
+export function scoreConfidenceOf(probabilities: readonly number[], top: number): number {
+  const n = probabilities.length;
+  let spread = 0;
+  let uniformSpread = 0;
+  for (let i = 0; i < n; i++) {
+    spread += probabilities[i]! * Math.abs(i - top);
+    uniformSpread += Math.abs(i - (n - 1) / 2) / n;
+  }
+  return Math.max(0, 1 - spread / uniformSpread);
+}
+
+/**
  * Builds the answers for validated questions from a predictor's distributions. An option a
  * distribution leaves out gets probability 0 (predictors are expected to cover every option).
  *
@@ -101,27 +122,25 @@ export function buildAnswers(
     }
     const options = optionsOf(question);
     const probabilities: Record<string, number> = {};
-    let top = options[0]!;
-    let topP = -1;
+    const values: number[] = new Array(options.length);
+    let top = 0;
     let expected = 0;
     for (let i = 0; i < options.length; i++) {
-      const option = options[i]!;
-      const p = distribution[option] ?? 0;
-      probabilities[option] = p;
+      const p = distribution[options[i]!] ?? 0;
+      probabilities[options[i]!] = p;
+      values[i] = p;
       expected += i * p;
-      if (p > topP) {
-        topP = p;
-        top = option;
-      }
+      if (p > values[top]!) top = i;
     }
-    const confidence = confidenceOf(topP, options.length);
     if (question.type === "choice") {
-      answers[name] = { type: "choice", choice: top, probabilities, confidence };
+      const confidence = confidenceOf(values[top]!, options.length);
+      answers[name] = { type: "choice", choice: options[top]!, probabilities, confidence };
     } else {
       const legend: Record<string, string> = {};
       question.criteria.forEach((text, i) => {
         legend[String(i)] = text;
       });
+      const confidence = scoreConfidenceOf(values, top);
       answers[name] = { type: "score", score: expected, probabilities, confidence, legend };
     }
   }

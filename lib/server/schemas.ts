@@ -195,11 +195,22 @@ export const SystemOneRequestSchema = z.strictObject({
   path: ["files"],
 });
 
-/** A validated System One request. */
-export type SystemOneRequest = z.infer<typeof SystemOneRequestSchema>;
+/** A validated System One request (questions normalised to the dataset's shape). */
+export interface SystemOneRequest {
+  /** The model asked for, when sent. */
+  model?: string | undefined;
+  /** The state: a string or any JSON value. */
+  state: unknown;
+  /** The questions by name, in request order. */
+  questions: Record<string, Question>;
+  /** Image `data:` URLs. */
+  images?: string[] | undefined;
+  /** Alias of `images`. */
+  files?: string[] | undefined;
+}
 
 /** The llama-style error envelope: `{"error": {"message", "type", "code"}}`. */
-export const ErrorBodySchema = z.object({
+export const ErrorBodySchema: z.ZodType<ErrorBody> = z.object({
   error: z.object({
     message: z.string(),
     type: z.string(),
@@ -207,7 +218,17 @@ export const ErrorBodySchema = z.object({
   }),
 });
 /** A llama-style error body. */
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export interface ErrorBody {
+  /** The error. */
+  error: {
+    /** What went wrong, naming the field. */
+    message: string;
+    /** llama-server's error type, e.g. `invalid_request_error`. */
+    type: string;
+    /** The HTTP status. */
+    code: number;
+  };
+}
 
 /**
  * Renders zod issues as one message naming each field, e.g.

@@ -1,0 +1,147 @@
+/**
+ * `deno task serve`: runs the reference System One server standalone.
+ *
+ * ```sh
+ * deno task serve [--port N] [--hostname H] [--predictor NAME] [--faults SPEC] [--seed N]
+ *                 [--latency-ms N] [--api-key-env NAME]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { predictorNames, startReferenceServer } from "../lib/server/mod.ts";
+import type { ReferenceServerOptions } from "../lib/server/mod.ts";
+
+const USAGE = `Usage: deno task serve [options]
+
+Runs the decibench reference server: System One at POST /v1/systemone, GET /health, GET /metrics.
+
+Options:
+  --port N            TCP port; 0 picks a free one (default 8080)
+  --hostname H        address to listen on (default 127.0.0.1)
+  --predictor NAME    who answers: PREDICTORS (default uniform)
+  --faults SPEC       inject faults: comma list of kind=rate, e.g. http500=0.05,http429=0.1:2
+                      kinds: http500 http503 http429[=rate:retry-after-seconds] http404 timeout
+                      reset malformed truncated out_of_range missing_option
+  --seed N            seed of the fault draws (default 0)
+  --latency-ms N      delay before answering each decision request (default 0)
+  --api-key-env NAME  require "Authorization: Bearer <key>" with the key read from env var NAME
+  -h, --help          show this help`;
+
+/** A command-line mistake: print the message and the hint, exit 2. */
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+function integer(
+  flag: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(
+      `Cannot use --${flag} "${text}": expected a whole number in ${min}-${max}`,
+    );
+  }
+  return value;
+}
+
+function readOptions(args: string[]): ReferenceServerOptions | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        hostname: { type: "string" },
+        predictor: { type: "string" },
+        faults: { type: "string" },
+        seed: { type: "string" },
+        "latency-ms": { type: "string" },
+        "api-key-env": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`Cannot read the arguments: ${(error as Error).message}`);
+  }
+  if (values.help) return "help";
+  const options: ReferenceServerOptions = {
+    port: integer("port", values.port, 8080, 0, 65535),
+    hostname: values.hostname ?? "127.0.0.1",
+    predictor: values.predictor ?? "uniform",
+    seed: integer("seed", values.seed, 0, 0, Number.MAX_SAFE_INTEGER),
+    latencyMs: integer("latency-ms", values["latency-ms"], 0, 0, 3_600_000),
+  };
+  if (values.faults !== undefined) options.faults = values.faults;
+  const keyEnv = values["api-key-env"];
+  if (keyEnv !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
+      throw new UsageError(
+        `Cannot use --api-key-env "${keyEnv}": expected an environment variable name`,
+      );
+    }
+    const key = Deno.env.get(keyEnv);
+    if (key === undefined || key === "") {
+      throw new UsageError(
+        `Cannot read the API key: environment variable ${keyEnv} is ${
+          key === undefined ? "not set" : "empty"
+        }; set it or drop --api-key-env`,
+      );
+    }
+    options.apiKey = key;
+  }
+  return options;
+}
+
+async function main(args: string[]): Promise<number> {
+  let options: ReferenceServerOptions | "help";
+  try {
+    options = readOptions(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message}\nRun with --help for the options.`);
+    return 2;
+  }
+  if (options === "help") {
+    console.log(USAGE.replace("PREDICTORS", predictorNames().join(", ")));
+    return 0;
+  }
+  const shutdown = new AbortController();
+  let server;
+  try {
+    server = await startReferenceServer({ ...options, signal: shutdown.signal });
+  } catch (error) {
+    if (error instanceof RangeError) {
+      console.error(`error: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof Deno.errors.AddrInUse) {
+      console.error(
+        `error: Cannot start the reference server: port ${options.port} on ${options.hostname} is in use; choose another with --port (0 picks a free one)`,
+      );
+      return 1;
+    }
+    console.error(`error: Cannot start the reference server: ${(error as Error).message}`);
+    return 1;
+  }
+  const faults = options.faults ? `, faults ${options.faults}, seed ${options.seed}` : "";
+  console.log(
+    `decibench reference server (predictor ${server.predictor}${faults}) listening on ${server.url}`,
+  );
+  const stop = (): void => shutdown.abort();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve()));
+  await server.close();
+  for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
