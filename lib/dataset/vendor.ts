@@ -202,10 +202,29 @@ async function parquetRows(source: Source): Promise<Map<string, PyValue>[]> {
 }
 
 function jsonlRows(source: Source): Map<string, PyValue>[] {
-  const text = new TextDecoder("utf-8", { fatal: true }).decode(source.bytes);
-  return text.split("\n").filter((line) => line.trim() !== "").map((line, i) =>
-    selectColumns(parsePyJson(line), `line ${i + 1} of '${source.name}'`)
-  );
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(source.bytes);
+  } catch (error) {
+    throw new SyntaxError(
+      `Cannot read '${source.name}' as JSONL: it is neither Parquet nor UTF-8 text`,
+      { cause: error },
+    );
+  }
+  const lines = text.split("\n");
+  const rows: Map<string, PyValue>[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const where = `line ${i + 1} of '${source.name}'`;
+    let value: PyParsed;
+    try {
+      value = parsePyJson(line);
+    } catch (error) {
+      throw new SyntaxError(`Cannot read ${where}: ${(error as Error).message}`, { cause: error });
+    }
+    rows.push(selectColumns(value, where));
+  }
+  return rows;
 }
 
 function isParquet(bytes: Uint8Array): boolean {

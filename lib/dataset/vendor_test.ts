@@ -90,3 +90,39 @@ Deno.test("`vendorDataset()` rejects a revision other than the pinned one withou
     /Cannot vendor revision 'abc': it is not the pinned one; add --new-revision/,
   );
 });
+
+Deno.test("`vendorDataset()` names the file and line of a JSONL source that does not parse", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "decibench_vendor_" });
+  try {
+    const from = join(dir, "rows.jsonl");
+    await Deno.writeTextFile(from, '\n{"id": \n');
+    await assert.rejects(vendorDataset({ from, out: join(dir, "out") }), (error: unknown) => {
+      assert.ok(error instanceof SyntaxError);
+      assert.match(error.message, /^Cannot read line 2 of '.*rows\.jsonl': Cannot parse JSON: /);
+      return true;
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "`vendorDataset()` without a train source keeps a verified train file already in the output",
+  ignore: !existsSync(PARQUET),
+  fn: () =>
+    withOut(async (out) => {
+      await Deno.mkdir(out);
+      const vendored = fileURLToPath(new URL("../../vendor/typed-decisions/", import.meta.url));
+      for (const name of ["manifest.json", "train.jsonl.gz"]) {
+        await Deno.copyFile(join(vendored, name), join(out, name));
+      }
+      const result = await vendorDataset({ from: PARQUET, out });
+      assert.equal(result.manifest.splits.train?.sha256, PINNED.train.sha256);
+      assert.ok(result.files.includes("train.jsonl.gz"));
+      const written = await Deno.readFile(join(out, "train.jsonl.gz"));
+      const committed = await Deno.readFile(join(vendored, "train.jsonl.gz"));
+      assert.equal(written.length, committed.length);
+      assert.ok(written.every((b, i) => b === committed[i]));
+    }),
+});
