@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { optionsOf } from "../lib/dataset/questions.ts";
 import type { Case } from "../lib/dataset/schemas.ts";
-import { loadTestCases } from "../lib/server/predictors/_test_split.ts";
+import { loadDataset } from "../lib/dataset/mod.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
 
 const noul = { type: "noul", instructions: "Is it fine?" };
@@ -269,7 +269,7 @@ Deno.test("reference server's /metrics counters grow with the requests it answer
 });
 
 Deno.test("reference server with the oracle reproduces gold for real test cases", async () => {
-  const cases: Case[] = await loadTestCases();
+  const cases: Case[] = (await loadDataset({ split: "test" })).cases;
   await using server = await startReferenceServer({ predictor: "oracle" });
   for (const item of [cases[0]!, cases[150]!, cases[399]!]) {
     const reply = await post(server.url, {

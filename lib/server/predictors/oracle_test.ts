@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import type { Case } from "../../dataset/schemas.ts";
 import { optionsOf } from "../../dataset/questions.ts";
-import { loadTestCases } from "./_test_split.ts";
+import { loadDataset } from "../../dataset/mod.ts";
 import { oraclePredictor } from "./oracle.ts";
 
-const cases = await loadTestCases();
+const cases = (await loadDataset({ split: "test" })).cases;
 const oracle = oraclePredictor(cases);
 
 function reversedKeys(value: unknown): unknown {
