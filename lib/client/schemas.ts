@@ -144,6 +144,32 @@ function parseAnswer(
   return out;
 }
 
+function looksLikeReply(body: unknown): body is SystemOneReply {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  const answers = b.answers;
+  if (typeof answers !== "object" || answers === null || Array.isArray(answers)) return false;
+  if (b.model !== undefined && typeof b.model !== "string") return false;
+  if (b.id !== undefined && typeof b.id !== "string") return false;
+  if (b.provider !== undefined && typeof b.provider !== "string") return false;
+  const usage = b.usage as Record<string, unknown> | undefined;
+  if (usage === undefined) return true;
+  if (typeof usage !== "object" || usage === null || Array.isArray(usage)) return false;
+  return ["input_tokens", "output_tokens", "cost"].every((k) =>
+    usage[k] === undefined || typeof usage[k] === "number"
+  );
+}
+
+function strictEnvelope(body: unknown): SystemOneReply {
+  const envelope = SystemOneReplySchema.safeParse(body);
+  if (!envelope.success) {
+    throw new AnswerValidationError(
+      envelope.error.issues.map((i) => `${i.path.join(".") || "reply"}: ${i.message}`),
+    );
+  }
+  return envelope.data;
+}
+
 /**
  * Validates a System One reply strictly: every question asked answered with its type, every
  * probability finite in [0, 1], choice/score distributions covering exactly the options asked and
@@ -158,13 +184,8 @@ export function parseSystemOneReply(
   body: unknown,
   questions: Record<string, Question>,
 ): EngineReply {
-  const envelope = SystemOneReplySchema.safeParse(body);
-  if (!envelope.success) {
-    throw new AnswerValidationError(
-      envelope.error.issues.map((i) => `${i.path.join(".") || "reply"}: ${i.message}`),
-    );
-  }
-  const reply = envelope.data;
+  // Fast path for the common valid envelope; zod explains anything else.
+  const reply = looksLikeReply(body) ? body : strictEnvelope(body);
   const issues: string[] = [];
   const answers: Record<string, NormalizedAnswer> = {};
   for (const [name, question] of Object.entries(questions)) {

@@ -50,8 +50,10 @@ export class RunRecorder {
     if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
     const text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
     const bytes = this.#encoder.encode(text);
+    // One synchronous write per case: cheaper than an async op, and the case is on disk
+    // before the next one is scored.
     let written = 0;
-    while (written < bytes.length) written += await this.#file.write(bytes.subarray(written));
+    while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
   }
 
   /**

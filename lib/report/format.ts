@@ -23,7 +23,9 @@ export function pct(value: number | null): string {
  * @returns The text.
  */
 export function num(value: number | null, digits = 3): string {
-  return value === null ? "n/a" : value.toFixed(digits);
+  if (value === null) return "n/a";
+  const text = value.toFixed(digits);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
 /**
@@ -35,7 +37,7 @@ export function num(value: number | null, digits = 3): string {
  */
 export function interval(interval: Interval | null, asPercent = false): string {
   if (!interval) return "";
-  const f = asPercent ? (v: number) => (v * 100).toFixed(1) : (v: number) => v.toFixed(3);
+  const f = asPercent ? (v: number) => num(v * 100, 1) : (v: number) => num(v);
   return `[${f(interval[0])}, ${f(interval[1])}]`;
 }
 
