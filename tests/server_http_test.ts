@@ -174,6 +174,21 @@ Deno.test("reference server refuses a body over its limit with 413 request_too_l
     assert.equal(response.status, 413);
     assert.equal((await response.json()).error.type, "request_too_large_error");
   });
+  await t.step("a small streamed body is read whole", async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ state: "é", questions: { ok: noul } }));
+    const response = await fetch(`${server.url}/v1/systemone`, {
+      method: "POST",
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, 5));
+          controller.enqueue(bytes.slice(5));
+          controller.close();
+        },
+      }),
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual((await response.json()).answers.ok, { type: "noul", noul: 0.5 });
+  });
   await t.step("a body just under the limit passes", async () => {
     const reply = await post(server.url, { state: "x".repeat(900), questions: { ok: noul } });
     assert.equal(reply.status, 200);
