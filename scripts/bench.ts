@@ -47,6 +47,8 @@ async function main(args: string[]): Promise<number> {
   const limit = intFlag(values.limit, "limit", 1);
   const outDir = stringFlag(values.out);
   const json = values.json === true;
+  // A dataset directory other than the vendored one (tests of the integrity check).
+  const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
 
   if (values["dry-run"]) {
     const requests = await dryRunRequests(workflow, {
@@ -108,6 +110,7 @@ async function main(args: string[]): Promise<number> {
       ...(limit !== undefined ? { limit } : {}),
       ...(outDir !== undefined ? { outDir } : {}),
       workflowFile: file,
+      ...(datasetDir ? { datasetDir } : {}),
       signal: controller.signal,
       onEvent,
     });

@@ -94,7 +94,16 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   if (response.ok) return { status: response.status, body, latencyMs };
   const kind = kindForStatus(response.status);
   const quoted = redact(errorText(body), [apiKey]).slice(0, 200);
-  throw new EndpointError(kind, `HTTP ${response.status} from "${where}": ${quoted}`, {
+  let message = `HTTP ${response.status} from "${where}": ${quoted}`;
+  if (kind === "unsupported_endpoint") {
+    message = `Cannot benchmark "${where}": the server does not serve decision models ` +
+      `(HTTP ${response.status}); llama.cpp's llama-server exposes /v1/systemone from b11361 ` +
+      `with a decision model loaded — check --base-url and the server version`;
+  } else if (kind === "authentication") {
+    message = `Cannot authenticate to "${where}" (HTTP ${response.status}): ${quoted}; set the ` +
+      `API key in the environment variable the workflow names in endpoint.apiKeyEnv`;
+  }
+  throw new EndpointError(kind, message, {
     status: response.status,
     retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
   });
