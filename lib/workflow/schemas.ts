@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { AuditsSpecSchema } from "../audit/schemas.ts";
 
 /** The embedded reference server, started in-process. */
 export const ReferenceSpecSchema = z.object({
@@ -97,8 +98,8 @@ export const WorkflowSchema = z.object({
     /** Directory that holds run directories. */
     dir: z.string().min(1).default("runs"),
   }).strict().default({ dir: "runs" }),
-  /** Audit settings (see the audit module). */
-  audits: z.unknown().optional(),
+  /** Judge audits: transcripts, judge endpoint and versioned checks (see lib/audit). */
+  audits: AuditsSpecSchema.optional(),
 }).strict().refine((w) => (w.endpoint === undefined) !== (w.endpoints === undefined), {
   message: "give exactly one of endpoint or endpoints",
   path: ["endpoint"],

@@ -1,0 +1,119 @@
+/**
+ * Where labelled yes/no items come from: a stored run's `noul` decisions, or a user's JSONL file.
+ *
+ * @module
+ */
+import { type LabelledItem, LabelledItemSchema } from "./schemas.ts";
+
+/** The fields read from a decision record. */
+export interface NoulDecisionInput {
+  /** Case id. */
+  case: string;
+  /** Workflow. */
+  workflow: string;
+  /** Question name. */
+  question: string;
+  /** Question type; only `noul` is used. */
+  type: string;
+  /** Predicted distribution (`true` is P(yes)), null on error. */
+  predicted: Record<string, number> | null;
+  /** Gold label (`"true"` or `"false"`). */
+  gold: string;
+  /** Error, when the case failed. */
+  error?: unknown;
+}
+
+/**
+ * Labelled items from a run's decisions: each answered `noul` decision becomes
+ * `{id: case, lane: "workflow/question", p_yes: predicted.true, label: gold === "true"}`.
+ * Decisions that errored have no P(yes) and are counted as excluded, never as a 0.
+ *
+ * @param decisions Decision records (e.g. from `readDecisions`).
+ * @returns The items and how many `noul` decisions were excluded.
+ * @example
+ * ```ts
+ * import { itemsFromDecisions } from "./labelled.ts";
+ * const { items } = itemsFromDecisions([{
+ *   case: "c1", workflow: "w", question: "q", type: "noul",
+ *   predicted: { true: 0.8, false: 0.2 }, gold: "false", error: null,
+ * }]);
+ * items[0]; // { id: "c1", lane: "w/q", p_yes: 0.8, label: false }
+ * ```
+ */
+export function itemsFromDecisions(
+  decisions: readonly NoulDecisionInput[],
+): { items: LabelledItem[]; excluded: number } {
+  const items: LabelledItem[] = [];
+  let excluded = 0;
+  for (const d of decisions) {
+    if (d.type !== "noul") continue;
+    const p = d.predicted?.true;
+    if (d.error || typeof p !== "number") {
+      excluded++;
+      continue;
+    }
+    items.push({
+      id: d.case,
+      lane: `${d.workflow}/${d.question}`,
+      p_yes: p,
+      label: d.gold === "true",
+    });
+  }
+  return { items, excluded };
+}
+
+/**
+ * Parses a labels file: JSONL of `{id, lane, p_yes, label}` (label `true`/`false` or 1/0).
+ *
+ * @param text The file's text.
+ * @param file File name for messages.
+ * @returns The items in file order.
+ * @throws {SyntaxError} When a line is not JSON.
+ * @throws {TypeError} When a line breaks the format (naming line and field).
+ */
+export function parseLabelledItems(text: string, file: string): LabelledItem[] {
+  const items: LabelledItem[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new SyntaxError(`Cannot read labels "${file}": line ${i + 1} is not JSON`);
+    }
+    const parsed = LabelledItemSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new TypeError(
+        `Cannot read labels "${file}": line ${i + 1} field "${
+          issue?.path.join(".") || "(line)"
+        }": ${issue?.message ?? "invalid"}; write {"id", "lane", "p_yes", "label"} per line`,
+      );
+    }
+    items.push(parsed.data);
+  }
+  return items;
+}
+
+/**
+ * Reads a labels file.
+ *
+ * @param path Path of the JSONL file.
+ * @returns The items.
+ * @throws {TypeError} When the file is missing or a line breaks the format.
+ * @throws {SyntaxError} When a line is not JSON.
+ */
+export async function readLabelledItems(path: string): Promise<LabelledItem[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new TypeError(`Cannot read labels "${path}": file not found`);
+    }
+    throw error;
+  }
+  return parseLabelledItems(text, path);
+}

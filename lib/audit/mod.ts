@@ -1,0 +1,31 @@
+/**
+ * Audits, gates and thresholds (SPEC §8): judge audits of assistant text against deterministic
+ * verdicts, the decision gate (one yes/no question per item, "undecided" on error), and threshold
+ * sweeps with exact false-pass bounds per lane.
+ *
+ * @example
+ * ```ts
+ * import { clopperPearsonUpper, thresholdSweep } from "./mod.ts";
+ * const items = [
+ *   { id: "a", lane: "w/q", p_yes: 0.9, label: true },
+ *   { id: "b", lane: "w/q", p_yes: 0.3, label: false },
+ * ];
+ * thresholdSweep(items, { seed: 0 }).overall.curve.length; // 101 bars
+ * clopperPearsonUpper(0, 53); // ≈ 0.0549
+ * ```
+ *
+ * @module
+ */
+export * from "./schemas.ts";
+export * from "./checks.ts";
+export * from "./evidence.ts";
+export * from "./transcripts.ts";
+export * from "./outcome.ts";
+export * from "./judge.ts";
+export * from "./saved.ts";
+export * from "./report.ts";
+export * from "./run_audit.ts";
+export * from "./gate.ts";
+export * from "./binomial.ts";
+export * from "./sweep.ts";
+export * from "./labelled.ts";

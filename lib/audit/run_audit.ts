@@ -1,0 +1,345 @@
+/**
+ * Running an audit: every selected check over every transcript item that carries its verdict,
+ * one judge request at a time, appended as it goes, resumable, reported disagreements first.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { sha256Hex } from "../record/fingerprint.ts";
+import { readSavedAudit } from "./saved.ts";
+import { writeAtomic } from "../record/recorder.ts";
+import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
+import type { Workflow } from "../workflow/schemas.ts";
+import { judgeQuestion, questionSha256, selectChecks } from "./checks.ts";
+import { evidenceOf, evidenceState } from "./evidence.ts";
+import { askJudge, type PreparedJudge, prepareJudge } from "./judge.ts";
+import { compareWithVerdict } from "./outcome.ts";
+import { auditCounts, auditMarkdown } from "./report.ts";
+import {
+  type AuditMeta,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditSet,
+  checkName,
+  type Transcript,
+} from "./schemas.ts";
+import { checkVerdicts, readTranscripts } from "./transcripts.ts";
+
+/** Progress events (`--json` prints one per line); they never carry evidence or credentials. */
+export type AuditEvent =
+  | { event: "audit_start"; item: string; check_id: string; judge: string; model: string }
+  | {
+    event: "audit_result";
+    item: string;
+    check_id: string;
+    outcome: AuditOutcome;
+    choice: string | null;
+    probability: number | null;
+    error_kind: string | null;
+    saved: boolean;
+  }
+  | {
+    event: "audit_summary";
+    dir: string;
+    status: AuditMeta["status"];
+    counts: AuditMeta["counts"];
+  };
+
+/** Options of {@linkcode runAudit}. */
+export interface RunAuditOptions {
+  /** Path of the workflow file: `audits.transcripts` is relative to its folder. @default null (relative to the working directory) */
+  workflowFile?: string | null;
+  /** Transcript file instead of the workflow's (relative to the working directory). @default undefined */
+  transcripts?: string;
+  /** Judge base URL instead of the workflow's (`--base-url`). @default undefined */
+  baseUrl?: string;
+  /** Judge model instead of the workflow's (`--model`). @default undefined */
+  model?: string;
+  /** Set instead of the workflow's (`--set`). @default the workflow's `audits.set` */
+  set?: AuditSet;
+  /** Output directory. @default `<output.dir>/audit-<time>-<workflow>` */
+  outDir?: string;
+  /** A saved audit's directory to resume; results are written back there. @default undefined */
+  resume?: string;
+  /** Reads environment variables (only the judge's own variable). @default Deno.env.get */
+  env?: (name: string) => string | undefined;
+  /** Deadline of one judge call including retries, ms. @default 10000 */
+  deadlineMs?: number;
+  /** Largest judge request in UTF-8 bytes. @default 6000 */
+  maxRequestBytes?: number;
+  /** First retry backoff, ms. @default 250 */
+  backoffMs?: number;
+  /** Stops after the request in flight (Ctrl+C); the audit is saved as interrupted. @default undefined */
+  signal?: AbortSignal;
+  /** Receives progress events. @default undefined */
+  onEvent?: (event: AuditEvent) => void;
+}
+
+/** The result of an audit. */
+export interface AuditResult {
+  /** Output directory (holds `audit.json`, `audit.jsonl`, `audit.md`). */
+  dir: string;
+  /** `audit.json` as written. */
+  meta: AuditMeta;
+  /** Every record, in transcript and check order. */
+  records: AuditRecord[];
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+}
+
+function keyOf(item: string, checkId: string): string {
+  return JSON.stringify([item, checkId]);
+}
+
+/**
+ * Refuses a workflow whose judge would share the benchmark's key variable.
+ *
+ * @throws {TypeError} When a benchmark endpoint reads its key from the judge's variable.
+ */
+function checkKeyIsolation(workflow: Workflow, judgeEnv: string): void {
+  const endpoints = workflow.endpoint ? [workflow.endpoint] : workflow.endpoints ?? [];
+  if (endpoints.some((e) => e.apiKeyEnv === judgeEnv)) {
+    throw new TypeError(
+      `Cannot audit "${workflow.name}": the judge key variable "${judgeEnv}" is also the benchmark's; give the judge its own variable in audits.judge.apiKeyEnv`,
+    );
+  }
+}
+
+/**
+ * Runs a workflow's audits. Each selected check is asked about each transcript item that has a
+ * verdict for it, sequentially. A saved verdict (from `resume`) is reused only when the check id,
+ * the question sha256 and the evidence sha256 all match; otherwise the evidence is judged again.
+ * Unavailable records are always retried on resume.
+ *
+ * @param workflow The validated workflow (with an `audits` field).
+ * @param options Files, overrides, limits, signal and event sink.
+ * @returns The directory, `audit.json` and the records.
+ * @throws {TypeError} When the workflow has no audits, the judge shares the benchmark's key
+ * variable, the judge URL is refused, the transcripts are invalid, or `resume` does not match.
+ */
+export async function runAudit(
+  workflow: Workflow,
+  options: RunAuditOptions = {},
+): Promise<AuditResult> {
+  const audits = workflow.audits;
+  if (!audits) {
+    throw new TypeError(
+      `Cannot audit "${workflow.name}": the workflow has no "audits" field; see workflows/audit.ts`,
+    );
+  }
+  checkKeyIsolation(workflow, audits.judge.apiKeyEnv);
+  const set = options.set ?? audits.set;
+  const transcriptsPath = options.transcripts ??
+    (options.workflowFile
+      ? join(dirname(resolve(options.workflowFile)), audits.transcripts)
+      : audits.transcripts);
+  const { items, text } = await readTranscripts(transcriptsPath);
+  checkVerdicts(items, audits.checks, transcriptsPath);
+  const checks = selectChecks(audits.checks, set);
+  const hashes = new Map<string, string>();
+  for (const check of checks) hashes.set(check.id, await questionSha256(check));
+
+  const saved = options.resume ? await readSavedAudit(options.resume) : null;
+  const judge = await prepareJudge(audits.judge, {
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
+  try {
+    if (saved) {
+      const was = saved.meta;
+      const changed = was.set !== set
+        ? `set "${was.set}" → "${set}"`
+        : was.judge.endpoint !== judge.identity
+        ? `judge endpoint "${was.judge.endpoint}" → "${judge.identity}"`
+        : was.judge.model !== judge.model
+        ? `judge model "${was.judge.model}" → "${judge.model}"`
+        : null;
+      if (changed) {
+        throw new TypeError(
+          `Cannot resume the audit in "${options.resume}": ${changed}; repeat the original judge flags or start a new audit`,
+        );
+      }
+    }
+    const started = new Date();
+    const dir = options.resume ?? options.outDir ??
+      join(workflow.output.dir, `audit-${stamp(started)}-${workflow.name}`);
+    await Deno.mkdir(dir, { recursive: true });
+    const meta: AuditMeta = {
+      version: 1,
+      tool: TOOL_NAME,
+      tool_version: TOOL_VERSION,
+      workflow: workflow.name,
+      workflow_file: options.workflowFile ?? null,
+      transcripts: transcriptsPath,
+      transcripts_sha256: await sha256Hex(text),
+      set,
+      judge: { endpoint: judge.identity, model: judge.model },
+      checks: checks.map((c) => ({
+        id: c.id,
+        set: c.set,
+        evidence: c.evidence,
+        question_sha256: hashes.get(c.id) as string,
+      })),
+      status: "running",
+      started_at: saved?.meta.started_at ?? started.toISOString(),
+      finished_at: null,
+      counts: auditCounts([]),
+    };
+    await writeAtomic(join(dir, "audit.json"), JSON.stringify(meta, null, 2) + "\n");
+    if (!saved) await writeAtomic(join(dir, "audit.jsonl"), "");
+    const records = await auditItems(items, checks, hashes, judge, {
+      dir,
+      saved: saved?.records ?? new Map(),
+      options,
+    });
+    const interrupted = options.signal?.aborted === true;
+    const final: AuditMeta = {
+      ...meta,
+      status: interrupted ? "interrupted" : "completed",
+      finished_at: new Date().toISOString(),
+      counts: auditCounts(records),
+    };
+    await writeAtomic(
+      join(dir, "audit.jsonl"),
+      records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : ""),
+    );
+    await writeAtomic(join(dir, "audit.md"), auditMarkdown(final, records));
+    await writeAtomic(join(dir, "audit.json"), JSON.stringify(final, null, 2) + "\n");
+    options.onEvent?.({ event: "audit_summary", dir, status: final.status, counts: final.counts });
+    return { dir, meta: final, records };
+  } finally {
+    await judge.close();
+  }
+}
+
+async function auditItems(
+  items: readonly Transcript[],
+  checks: ReturnType<typeof selectChecks>,
+  hashes: ReadonlyMap<string, string>,
+  judge: PreparedJudge,
+  context: { dir: string; saved: ReadonlyMap<string, AuditRecord>; options: RunAuditOptions },
+): Promise<AuditRecord[]> {
+  const { dir, saved, options } = context;
+  const emit = options.onEvent ?? (() => {});
+  const records: AuditRecord[] = [];
+  const file = await Deno.open(join(dir, "audit.jsonl"), {
+    write: true,
+    create: true,
+    append: true,
+  });
+  const encoder = new TextEncoder();
+  try {
+    for (const item of items) {
+      for (const check of checks) {
+        if (options.signal?.aborted) return records;
+        const name = checkName(check.id);
+        const verdict = item.verdicts[name];
+        if (verdict === undefined) continue;
+        const questionHash = hashes.get(check.id) as string;
+        const evidence = evidenceOf(item.messages, check.evidence);
+        const base = {
+          item: item.id,
+          check_id: check.id,
+          set: check.set,
+          question_sha256: questionHash,
+          evidence_scope: check.evidence,
+          evidence,
+          evidence_sha256: evidence.length ? await sha256Hex(JSON.stringify(evidence)) : null,
+          verdict,
+        };
+        let record: AuditRecord;
+        const before = saved.get(keyOf(item.id, check.id));
+        if (evidence.length === 0) {
+          record = {
+            ...base,
+            request_bytes: null,
+            judge: { endpoint: judge.identity, model: judge.model, model_reported: null },
+            probabilities: null,
+            choice: null,
+            outcome: "unavailable",
+            error_kind: "empty_evidence",
+            elapsed_ms: null,
+            attempts: 0,
+            saved: false,
+            response_id: null,
+          };
+        } else if (
+          before && before.outcome !== "unavailable" && before.probabilities &&
+          before.question_sha256 === questionHash && before.evidence_sha256 === base.evidence_sha256
+        ) {
+          record = {
+            ...before,
+            ...base,
+            ...compareWithVerdict(before.probabilities, verdict),
+            saved: true,
+          };
+        } else {
+          emit({
+            event: "audit_start",
+            item: item.id,
+            check_id: check.id,
+            judge: judge.identity,
+            model: judge.model,
+          });
+          let call;
+          try {
+            call = await askJudge(judge, {
+              state: evidenceState(evidence, check.evidence),
+              name,
+              question: judgeQuestion(check),
+            }, {
+              ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+              ...(options.maxRequestBytes !== undefined
+                ? { maxRequestBytes: options.maxRequestBytes }
+                : {}),
+              ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+              ...(options.signal !== undefined ? { signal: options.signal } : {}),
+            });
+          } catch (error) {
+            if (options.signal?.aborted) return records;
+            throw error;
+          }
+          const compared = call.probabilities
+            ? compareWithVerdict(call.probabilities, verdict)
+            : { outcome: "unavailable" as const, choice: null };
+          record = {
+            ...base,
+            request_bytes: call.requestBytes,
+            judge: {
+              endpoint: judge.identity,
+              model: judge.model,
+              model_reported: call.modelReported,
+            },
+            probabilities: call.probabilities,
+            ...compared,
+            error_kind: call.errorKind,
+            elapsed_ms: call.elapsedMs,
+            attempts: call.attempts,
+            saved: false,
+            response_id: call.responseId,
+          };
+        }
+        records.push(record);
+        await file.write(encoder.encode(JSON.stringify(record) + "\n"));
+        emit({
+          event: "audit_result",
+          item: item.id,
+          check_id: check.id,
+          outcome: record.outcome,
+          choice: record.choice,
+          probability: record.choice !== null
+            ? record.probabilities?.[record.choice] ?? null
+            : null,
+          error_kind: record.error_kind,
+          saved: record.saved,
+        });
+      }
+    }
+    return records;
+  } finally {
+    file.close();
+  }
+}
