@@ -1,6 +1,7 @@
 /**
  * The built-in predictors of the reference server, registered under their names when this module
- * is imported: `uniform` and `oracle` (over the verified vendored test split).
+ * is imported: `uniform`, `oracle` (over the verified vendored test split), `prior` (the train
+ * split's mean gold distributions) and `fitted` (the vendored model trained on the train split).
  *
  * @module
  */
@@ -9,10 +10,15 @@ import { loadDataset } from "../../dataset/mod.ts";
 import { judgePredictor } from "./judge.ts";
 import { oraclePredictor } from "./oracle.ts";
 import { uniformPredictor } from "./uniform.ts";
+import { loadModel } from "../../model/model_file.ts";
+import { fittedPredictor } from "./fitted.ts";
+import { priorPredictor } from "./prior.ts";
 
 export { judgePredictor } from "./judge.ts";
 export { oraclePredictor } from "./oracle.ts";
 export { uniformPredictor } from "./uniform.ts";
+export { fittedPredictor } from "./fitted.ts";
+export { priorPredictor } from "./prior.ts";
 
 registerPredictor("uniform", () => Promise.resolve(uniformPredictor()));
 // `judge`: rule-based stand-in for a judge model, for audits (lib/audit); see ./judge.ts.
@@ -21,3 +27,9 @@ registerPredictor(
   "oracle",
   async () => oraclePredictor((await loadDataset({ split: "test" })).cases),
 );
+// `prior` (mean train gold distributions) and `fitted` (vendor/model/, trained on train): lib/model.
+registerPredictor(
+  "prior",
+  async () => priorPredictor((await loadDataset({ split: "train" })).cases),
+);
+registerPredictor("fitted", async () => fittedPredictor(await loadModel()));
