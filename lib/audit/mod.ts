@@ -29,3 +29,4 @@ export * from "./gate.ts";
 export * from "./binomial.ts";
 export * from "./sweep.ts";
 export * from "./labelled.ts";
+export * from "./sweep_report.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../record/fingerprint.ts";
 import { readSavedAudit } from "./saved.ts";
 import { writeAtomic } from "../record/recorder.ts";
@@ -133,7 +133,7 @@ export async function runAudit(
   const set = options.set ?? audits.set;
   const transcriptsPath = options.transcripts ??
     (options.workflowFile
-      ? join(dirname(resolve(options.workflowFile)), audits.transcripts)
+      ? relative(Deno.cwd(), join(dirname(resolve(options.workflowFile)), audits.transcripts))
       : audits.transcripts);
   const { items, text } = await readTranscripts(transcriptsPath);
   checkVerdicts(items, audits.checks, transcriptsPath);

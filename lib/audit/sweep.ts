@@ -225,7 +225,9 @@ function sweepLane(
  *   id: `c${i}`, lane: "w/q", p_yes: i / 40, label: i >= 20,
  * }));
  * const sweep = thresholdSweep(items, { seed: 1 });
- * sweep.lanes[0]?.heldOut?.agreement; // 1: the bar lands between 0.475 and 0.5
+ * const lane = sweep.lanes[0];
+ * lane?.chosen; // 0.55: the highest bar that separates the selection half
+ * lane?.heldOut?.agreement; // 0.9: two held-out yes items sit below it
  * ```
  */
 export function thresholdSweep(

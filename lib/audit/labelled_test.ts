@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { itemsFromDecisions, parseLabelledItems } from "./labelled.ts";
+
+Deno.test("itemsFromDecisions() takes answered noul decisions and excludes errors", () => {
+  const base = { case: "c1", workflow: "w", gold: "true", error: null };
+  const { items, excluded } = itemsFromDecisions([
+    { ...base, question: "q", type: "noul", predicted: { true: 0.8, false: 0.2 } },
+    { ...base, question: "pick", type: "choice", predicted: { a: 1, b: 0 } },
+    {
+      ...base,
+      case: "c2",
+      question: "q",
+      type: "noul",
+      predicted: null,
+      error: { kind: "timeout", message: "x" },
+    },
+    {
+      ...base,
+      case: "c3",
+      question: "q",
+      type: "noul",
+      gold: "false",
+      predicted: { true: 0, false: 1 },
+    },
+  ]);
+  assert.deepEqual(items, [
+    { id: "c1", lane: "w/q", p_yes: 0.8, label: true },
+    { id: "c3", lane: "w/q", p_yes: 0, label: false },
+  ]);
+  assert.equal(excluded, 1);
+});
+
+Deno.test("parseLabelledItems() reads {id, lane, p_yes, label} lines", () => {
+  const text = [
+    '{"id":"a","lane":"x","p_yes":0.9,"label":true}',
+    "",
+    '{"id":"b","lane":"x","p_yes":0.1,"label":0}',
+  ].join("\n");
+  assert.deepEqual(parseLabelledItems(text, "l.jsonl").map((i) => i.label), [true, false]);
+});
+
+Deno.test("parseLabelledItems() names the line and field of a bad item", async (t) => {
+  await t.step("p_yes out of range", () =>
+    assert.throws(
+      () => parseLabelledItems('{"id":"a","lane":"x","p_yes":1.5,"label":true}', "l.jsonl"),
+      /line 1 field "p_yes"/,
+    ));
+  await t.step("label as text", () =>
+    assert.throws(
+      () => parseLabelledItems('\n{"id":"a","lane":"x","p_yes":0.5,"label":"yes"}', "l.jsonl"),
+      /line 2 field "label"/,
+    ));
+  await t.step(
+    "not JSON",
+    () => assert.throws(() => parseLabelledItems("{", "l.jsonl"), SyntaxError),
+  );
+});
