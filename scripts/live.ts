@@ -1,0 +1,60 @@
+/**
+ * `deno task live [WORKFLOW] [--base-url URL] [--interval SECONDS] [--metrics-url URL|off]
+ * [--seed N] [--probes N]`: watch a serving decision model live.
+ *
+ * @module
+ */
+import { intFlag, numberFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import { DatasetIntegrityError } from "../lib/dataset/mod.ts";
+import { runMonitor } from "../lib/live/mod.ts";
+import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
+
+const USAGE =
+  "usage: deno task live [WORKFLOW] [--base-url URL] [--interval SECONDS] [--metrics-url URL|off] [--seed N] [--probes N]";
+
+const DEFAULT_WORKFLOW = "workflows/reference.ts";
+
+async function main(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    "base-url": { type: "string" },
+    interval: { type: "string" },
+    "metrics-url": { type: "string" },
+    seed: { type: "string" },
+    probes: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+  }
+  const interval = numberFlag(values.interval, "interval", 0);
+  const seed = intFlag(values.seed, "seed", 0);
+  const probes = intFlag(values.probes, "probes", 1);
+  const baseUrl = stringFlag(values["base-url"]);
+  const metricsUrl = stringFlag(values["metrics-url"]);
+  const workflow = await loadWorkflow(positionals[0] ?? DEFAULT_WORKFLOW);
+  const result = await runMonitor(workflow, {
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(metricsUrl !== undefined ? { metricsUrl } : {}),
+    ...(interval !== undefined ? { intervalSeconds: interval } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(probes !== undefined ? { probes } : {}),
+  });
+  if (result.message) console.error(`decibench: ${result.message}`);
+  return result.code;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`decibench: ${message}`);
+    if (error instanceof UsageError) console.error(USAGE);
+    const usage = error instanceof UsageError || error instanceof WorkflowError;
+    Deno.exit(usage ? 2 : error instanceof DatasetIntegrityError ? 3 : 1);
+  }
+}
