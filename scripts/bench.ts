@@ -1,12 +1,24 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR]
- * [--dry-run] [--json]`: benchmark a decision model on Typed Decisions.
+ * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]`: benchmark a decision model on Typed
+ * Decisions.
+ *
+ * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
+ * `interrupted` and exits 130; `--resume DIR` with the same command finishes it.
  *
  * @module
  */
 import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { DatasetIntegrityError } from "../lib/dataset/mod.ts";
+import {
+  DEFAULT_INDEX_PATH,
+  indexRun,
+  type LoadedRun,
+  loadRun,
+  openIndex,
+  ResumeMismatchError,
+} from "../lib/record/mod.ts";
 import { terminalReport, writeReports } from "../lib/report/mod.ts";
 import {
   dryRunRequests,
@@ -17,7 +29,7 @@ import {
 } from "../lib/workflow/mod.ts";
 
 const USAGE =
-  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--dry-run] [--json]";
+  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
@@ -28,6 +40,9 @@ async function main(args: string[]): Promise<number> {
     parallel: { type: "string" },
     limit: { type: "string" },
     out: { type: "string" },
+    resume: { type: "string" },
+    db: { type: "string" },
+    "no-db": { type: "boolean" },
     "dry-run": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
@@ -39,8 +54,22 @@ async function main(args: string[]): Promise<number> {
   if (positionals.length > 1) {
     throw new UsageError(`expected one workflow file, got ${positionals.length}`);
   }
-  const file = positionals[0] ?? DEFAULT_WORKFLOW;
+  const resumeDir = stringFlag(values.resume);
+  if (resumeDir !== undefined && values.out !== undefined) {
+    throw new UsageError("--resume finishes the run in its own directory; drop --out");
+  }
+  let resume: LoadedRun | undefined;
+  if (resumeDir !== undefined) {
+    try {
+      resume = await loadRun(resumeDir);
+    } catch (error) {
+      throw new UsageError(`Cannot resume: ${(error as Error).message}`);
+    }
+  }
+  // Resuming without a workflow argument reuses the workflow file the run recorded.
+  const file = positionals[0] ?? resume?.run.spec.workflow_file ?? DEFAULT_WORKFLOW;
   const workflow = await loadWorkflow(file);
+  const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
   const baseUrl = stringFlag(values["base-url"]);
   const model = stringFlag(values.model);
   const parallel = intFlag(values.parallel, "parallel", 1);
@@ -70,7 +99,9 @@ async function main(args: string[]): Promise<number> {
   const onSignal = () => {
     interrupts++;
     if (interrupts > 1) Deno.exit(130);
-    console.error("\ninterrupted: finishing requests in flight (Ctrl+C again to quit now)");
+    console.error(
+      "\ninterrupted: no new requests; waiting up to 2 s for those in flight (Ctrl+C again to quit now)",
+    );
     controller.abort(new DOMException("Interrupted", "AbortError"));
   };
   Deno.addSignalListener("SIGINT", onSignal);
@@ -98,7 +129,9 @@ async function main(args: string[]): Promise<number> {
       console.error(`decibench: ${event.message}`);
     } else if (event.event === "start") {
       console.error(
-        `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}`,
+        `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
+          event.resumed ? ` (resumed: ${event.resumed} cases already answered)` : ""
+        }`,
       );
     }
   };
@@ -110,18 +143,43 @@ async function main(args: string[]): Promise<number> {
       ...(limit !== undefined ? { limit } : {}),
       ...(outDir !== undefined ? { outDir } : {}),
       workflowFile: file,
+      ...(resume !== undefined ? { resume } : {}),
       ...(datasetDir ? { datasetDir } : {}),
       signal: controller.signal,
       onEvent,
     });
     bar.done();
     await writeReports(result);
+    let indexed = true;
+    if (dbPath !== "") {
+      try {
+        const index = openIndex(dbPath);
+        try {
+          indexRun(index, result.run, result.records, { dir: result.dir });
+        } finally {
+          index.close();
+        }
+      } catch (error) {
+        indexed = false;
+        console.error(
+          `decibench: Cannot index the run in "${dbPath}": ${
+            (error as Error).message
+          }; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
+        );
+      }
+    }
     if (!json) {
       console.log(terminalReport(result.run, result.records, result.dataset.info));
-      console.log(`\nreport      ${result.dir}/report.md`);
+      console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
+      if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
+    }
+    if (result.status !== "completed") {
+      console.error(
+        `decibench: run ${result.status}; finish it with the same command plus --resume "${result.dir}"`,
+      );
     }
     if (result.status === "interrupted") return 130;
-    if (result.status !== "completed") return 1;
+    if (result.status !== "completed" || !indexed) return 1;
     return result.thresholds.every((t) => t.pass) ? 0 : 1;
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
@@ -136,7 +194,8 @@ if (import.meta.main) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`decibench: ${message}`);
     if (error instanceof UsageError) console.error(USAGE);
-    const usage = error instanceof UsageError || error instanceof WorkflowError;
+    const usage = error instanceof UsageError || error instanceof WorkflowError ||
+      error instanceof ResumeMismatchError;
     Deno.exit(usage ? 2 : error instanceof DatasetIntegrityError ? 3 : 1);
   }
 }

@@ -1,8 +1,12 @@
 /**
- * Run records: the decision and run schemas, the run directory writer and the fingerprint.
+ * Run records: the decision and run schemas, the run directory writer and reader, the
+ * fingerprint, what `--resume` checks and keeps, and the SQLite index of all runs.
  *
  * @module
  */
 export * from "./schemas.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";
+export * from "./load.ts";
+export * from "./resume.ts";
+export * from "./sqlite_index.ts";

@@ -106,6 +106,26 @@ export const RunSpecSchema = z.object({
 /** What ran. */
 export type RunSpec = z.infer<typeof RunSpecSchema>;
 
+/** One session of a run: the first start, then each `--resume`. */
+export const RunSessionSchema = z.object({
+  /** When the session started (ISO 8601). */
+  started_at: z.string(),
+  /** When it ended (ISO 8601). */
+  finished_at: z.string(),
+  /** Status the session ended with. */
+  status: z.enum(["completed", "incomplete", "interrupted"]),
+  /** Cases already answered when the session started (kept, not asked again). */
+  kept: z.number().int().min(0),
+  /** Cases this session recorded an outcome for. */
+  asked: z.number().int().min(0),
+  /** HTTP requests this session sent (attempts, retries included). */
+  requests: z.number().int().min(0),
+  /** Wall-clock duration of the session in ms. */
+  duration_ms: z.number().min(0),
+});
+/** One session of a run. */
+export type RunSession = z.infer<typeof RunSessionSchema>;
+
 /** `run.json`. */
 export const RunJsonSchema = z.object({
   version: z.literal(1),
@@ -120,6 +140,8 @@ export const RunJsonSchema = z.object({
   thresholds: z.array(ThresholdResultSchema),
   model_reported: z.string().nullable(),
   fatal: z.string().nullable(),
+  /** Sessions in order (absent in records written before sessions were kept). */
+  sessions: z.array(RunSessionSchema).optional(),
 });
 /** `run.json`. */
 export type RunJson = z.infer<typeof RunJsonSchema>;

@@ -23,6 +23,19 @@ function dist(d: Record<string, number> | null): string {
   return Object.entries(d).map(([k, v]) => `${k}=${v.toFixed(3)}`).join(" ");
 }
 
+function sessionRows(run: RunJson): string[][] {
+  const sessions = run.sessions ?? [];
+  if (sessions.length < 2) return [];
+  return [[
+    "sessions",
+    sessions.map((x, i) =>
+      `${i === 0 ? "started" : "resumed"} ${x.started_at}: ${x.asked} cases asked in ${
+        (x.duration_ms / 1000).toFixed(1)
+      } s (${x.status})`
+    ).join("; "),
+  ]];
+}
+
 /**
  * A one-line preview of a state, cut at `width` characters.
  *
@@ -68,9 +81,14 @@ export function markdownReport(
       ],
       ["fingerprint", run.spec.fingerprint],
       [
+        "dataset",
+        `${run.spec.dataset} revision ${run.spec.revision.slice(0, 7)}, ${run.spec.split}`,
+      ],
+      [
         "decisions",
         `${summary.decisions} (${summary.answered} answered, ${summary.errors} errors)`,
       ],
+      ...sessionRows(run),
     ], { markdown: true, right: [] }),
     "",
   );

@@ -1,9 +1,14 @@
 /**
- * Reports: terminal text and Markdown.
+ * Reports: terminal text, Markdown, self-contained HTML with Observable Plot charts, and the
+ * paired comparison of two runs.
  *
  * @module
  */
 export * from "./format.ts";
 export * from "./terminal.ts";
 export * from "./markdown.ts";
+export * from "./charts.ts";
+export * from "./html.ts";
+export * from "./compare.ts";
+export * from "./compare_report.ts";
 export * from "./write.ts";

@@ -1,5 +1,5 @@
 /**
- * Writes a run's report files into its directory.
+ * Writes a run's report files (`report.md`, `report.html`) into its directory.
  *
  * @module
  */
@@ -8,6 +8,7 @@ import type { DatasetInfo } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { writeAtomic } from "../record/recorder.ts";
+import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
 
 /** What a report needs from a run. */
@@ -23,16 +24,18 @@ export interface ReportInput {
 }
 
 /**
- * Writes `report.md` for a run.
+ * Writes `report.md` and the self-contained `report.html` for a run (each atomically).
  *
  * @param input The run.
- * @returns Paths written.
+ * @returns Paths written: `report.md`, then `report.html`.
  */
 export async function writeReports(input: ReportInput): Promise<string[]> {
   const asked = new Set(input.records.map((r) => r.case));
   const states: Record<string, unknown> = {};
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
-  const path = join(input.dir, "report.md");
-  await writeAtomic(path, markdownReport(input.run, input.records, input.dataset.info, { states }));
-  return [path];
+  const md = join(input.dir, "report.md");
+  await writeAtomic(md, markdownReport(input.run, input.records, input.dataset.info, { states }));
+  const html = join(input.dir, "report.html");
+  await writeAtomic(html, htmlReport(input.run, input.records, input.dataset.info));
+  return [md, html];
 }

@@ -14,8 +14,16 @@ import { pool } from "../client/pool.ts";
 import { endpointIdentity } from "../client/url.ts";
 import { decisionRecords } from "../record/decisions.ts";
 import { fingerprint, sha256Hex } from "../record/fingerprint.ts";
+import type { LoadedRun } from "../record/load.ts";
 import { RunRecorder } from "../record/recorder.ts";
-import type { DecisionRecord, RunJson, RunSpec, ThresholdResult } from "../record/schemas.ts";
+import { answeredCases, ResumeMismatchError, specDifferences } from "../record/resume.ts";
+import type {
+  DecisionRecord,
+  RunJson,
+  RunSession,
+  RunSpec,
+  ThresholdResult,
+} from "../record/schemas.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { selectCases } from "./cases.ts";
@@ -72,8 +80,26 @@ export interface RunOptions {
   outDir?: string;
   /** Path of the workflow file, recorded in the run. @default null */
   workflowFile?: string | null;
-  /** Stops sending new requests when aborted (Ctrl+C). @default undefined */
+  /**
+   * Stops sending new requests when aborted (Ctrl+C); requests in flight get `graceMs` to finish,
+   * then are abandoned (their cases stay unasked) and the run ends `interrupted`.
+   * @default undefined
+   */
   signal?: AbortSignal;
+  /** How long requests in flight may finish after `signal` aborts, in ms. @default 2000 */
+  graceMs?: number;
+  /**
+   * Finish this earlier run (`--resume`): same id and directory, its answered cases kept and not
+   * asked again. Refused with a `ResumeMismatchError` when the configuration differs.
+   * @default undefined
+   */
+  resume?: LoadedRun;
+  /**
+   * Consecutive cases failing with network errors (after their retries) that stop the run as
+   * "endpoint unreachable": a dead server ends the run `incomplete` instead of failing every case.
+   * @default 5
+   */
+  unreachableAfter?: number;
   /** Receives progress events. @default undefined */
   onEvent?: (event: RunEvent) => void;
   /** Reads environment variables (for the API key). @default Deno.env.get */
@@ -118,6 +144,8 @@ export interface PreparedEndpoint {
   model: string;
   /** Bearer key, when configured. Never recorded. */
   apiKey: string | undefined;
+  /** True when `prepareEndpoint` started the embedded reference server for it. @default false */
+  embedded?: boolean;
   /** Stops the embedded server, when one was started. */
   close(): Promise<void>;
 }
@@ -157,7 +185,8 @@ export async function prepareEndpoint(
   }
   let baseUrl = options.baseUrl ?? spec.baseUrl;
   let close = (): Promise<void> => Promise.resolve();
-  if (options.baseUrl === undefined && spec.reference) {
+  const embedded = options.baseUrl === undefined && spec.reference !== undefined;
+  if (embedded && spec.reference) {
     const { startReferenceServer } = await import("../server/mod.ts");
     const server = await startReferenceServer({
       predictor: spec.reference.predictor,
@@ -173,7 +202,7 @@ export async function prepareEndpoint(
   const model = options.model ?? spec.model;
   try {
     const engine = createEngine({ engine: spec.engine, baseUrl, model, headers: spec.headers });
-    return { spec, engine, baseUrl, model, apiKey, close };
+    return { spec, engine, baseUrl, model, apiKey, embedded, close };
   } catch (error) {
     await close();
     throw error;
@@ -213,7 +242,9 @@ export async function describeRun(
     model: endpoint.model,
     stateEncoding: endpoint.spec.stateEncoding,
   });
-  const identity = endpointIdentity(request.url);
+  const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
+  // The embedded server listens on a new port each time: identify it by what answers instead.
+  const identity = reference ? embeddedIdentity(reference) : endpointIdentity(request.url);
   const questionsSha256 = await sha256Hex(JSON.stringify(cases.map((c) => c.questions)));
   return {
     workflow: workflow.name,
@@ -223,9 +254,7 @@ export async function describeRun(
     engine: endpoint.engine.name,
     model: endpoint.model,
     state_encoding: endpoint.spec.stateEncoding,
-    reference: endpoint.spec.reference && request.url.startsWith("http://127.0.0.1")
-      ? { ...endpoint.spec.reference }
-      : null,
+    reference: reference ? { ...reference } : null,
     dataset: dataset.info.dataset,
     revision: dataset.info.revision,
     split: dataset.info.split,
@@ -248,6 +277,25 @@ export async function describeRun(
     }),
     seed: workflow.seed,
   };
+}
+
+/**
+ * The endpoint identity of the embedded reference server: its predictor, and its faults and seed
+ * when it injects faults (they change the answers). Stable across runs, unlike its port.
+ *
+ * @param reference The workflow's `reference` spec.
+ * @returns e.g. `embedded:reference/uniform`.
+ */
+export function embeddedIdentity(
+  reference: { predictor: string; faults?: string | undefined; seed?: number | undefined },
+): string {
+  const base = `embedded:reference/${reference.predictor}`;
+  if (!reference.faults) return base;
+  const query = new URLSearchParams({
+    faults: reference.faults,
+    seed: String(reference.seed ?? 0),
+  });
+  return `${base}?${query}`;
 }
 
 /** The metric values thresholds are checked against. */
@@ -288,10 +336,22 @@ export async function runBenchmark(
  * Runs prepared cases against a prepared endpoint (the part `runBenchmark` and engine comparisons
  * share).
  *
+ * Each case's decisions are appended to `decisions.jsonl` as one write when the case is answered.
+ * When `options.signal` aborts, no new request is sent; requests in flight get `graceMs` to finish
+ * and are then abandoned (their cases stay unasked). A fatal error (unsupported endpoint, refused
+ * key) or an unreachable endpoint (`unreachableAfter` cases in a row failing with network errors)
+ * stops the run at once. Either way `run.json` is written with the final status and the decisions
+ * are rewritten in dataset order.
+ *
+ * With `options.resume`, the recorded run is finished instead: its spec must match the current
+ * one (else `ResumeMismatchError` naming what differs), cases with an error-free decision for
+ * every question are kept, and only the others are asked.
+ *
  * @param workflow The workflow.
  * @param context Dataset, cases and endpoint.
- * @param options Overrides, signal and event sink.
+ * @param options Overrides, signal, resume and event sink.
  * @returns The run result.
+ * @throws {ResumeMismatchError} When resuming a run whose configuration differs.
  */
 export async function runPrepared(
   workflow: Workflow,
@@ -301,14 +361,41 @@ export async function runPrepared(
   const { dataset, cases, endpoint } = context;
   const emit = options.onEvent ?? (() => {});
   const parallel = options.parallel ?? workflow.parallel;
+  const graceMs = options.graceMs ?? 2000;
+  const unreachableAfter = options.unreachableAfter ?? 5;
   const spec = await describeRun(workflow, context, {
     workflowFile: options.workflowFile ?? null,
     parallel,
   });
-  const started = new Date();
-  const id = runId(workflow.name, started);
-  const dir = options.outDir ?? join(workflow.output.dir, id);
+  const sessionStarted = new Date();
+  const prior = options.resume;
+  const byCase = new Map<string, DecisionRecord[]>();
+  let id: string;
+  let dir: string;
+  let startedAt: string;
+  let sessions: RunSession[] = [];
+  if (prior) {
+    const differences = specDifferences(prior.run.spec, spec);
+    if (differences.length) throw new ResumeMismatchError(prior.dir, differences);
+    id = prior.run.id;
+    dir = prior.dir;
+    startedAt = prior.run.started_at;
+    sessions = [...(prior.run.sessions ?? [])];
+    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
+    for (const [caseId, records] of answeredCases(prior.records, expected)) {
+      byCase.set(caseId, records);
+    }
+  } else {
+    id = runId(workflow.name, sessionStarted);
+    dir = options.outDir ?? join(workflow.output.dir, id);
+    startedAt = sessionStarted.toISOString();
+  }
+  const kept = byCase.size;
   const recorder = new RunRecorder(dir);
+  if (prior) {
+    // Drop errored, torn and duplicate lines before appending: the file holds only kept cases.
+    await recorder.rewriteDecisions(cases.flatMap((c) => byCase.get(c.id) ?? []));
+  }
   await recorder.open();
   const run: RunJson = {
     version: 1,
@@ -316,15 +403,17 @@ export async function runPrepared(
     tool_version: TOOL_VERSION,
     id,
     status: "running",
-    started_at: started.toISOString(),
+    started_at: startedAt,
     finished_at: null,
     spec,
     summary: null,
     thresholds: [],
-    model_reported: null,
+    model_reported: prior?.run.model_reported ?? null,
     fatal: null,
+    sessions,
   };
   await recorder.writeRun(run);
+  const toAsk = cases.filter((c) => !byCase.has(c.id));
   emit({
     event: "start",
     run_id: id,
@@ -335,38 +424,63 @@ export async function runPrepared(
     cases: cases.length,
     decisions: cases.reduce((n, c) => n + Object.keys(c.questions).length, 0),
     fingerprint: spec.fingerprint,
-    resumed: 0,
+    resumed: kept,
   });
 
-  const byCase = new Map<string, DecisionRecord[]>();
-  const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  // Two stops: `stopNew` hands out no further case; `abandon` aborts requests in flight.
+  const stopNew = new AbortController();
+  const abandon = new AbortController();
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const onInterrupt = (): void => {
+    stopNew.abort();
+    graceTimer ??= setTimeout(() => abandon.abort(), graceMs);
+  };
+  if (options.signal?.aborted) onInterrupt();
+  else options.signal?.addEventListener("abort", onInterrupt, { once: true });
   let fatal: string | null = null;
-  let done = 0;
-  let modelReported: string | null = null;
+  const stopRun = (message: string): void => {
+    if (fatal === null) {
+      fatal = message;
+      emit({ event: "fatal", message });
+    }
+    stopNew.abort();
+    abandon.abort();
+  };
+  let done = kept;
+  let asked = 0;
+  let requests = 0;
+  let networkStreak = 0;
+  let modelReported: string | null = run.model_reported;
   const endpointName = endpoint.spec.name;
   try {
-    await pool(cases, parallel, async (item) => {
+    await pool(toAsk, parallel, async (item) => {
       const request = endpoint.engine.build({
         state: item.state,
         questions: item.questions,
         model: endpoint.model,
         stateEncoding: endpoint.spec.stateEncoding,
       });
-      const outcome = await askCase(endpoint.engine, request, item.questions, {
-        ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
-        timeoutMs: endpoint.spec.timeoutMs,
-        retries: endpoint.spec.retries,
-        ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-        signal,
-      });
+      let outcome;
+      try {
+        outcome = await askCase(endpoint.engine, request, item.questions, {
+          ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+          timeoutMs: endpoint.spec.timeoutMs,
+          retries: endpoint.spec.retries,
+          ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+          signal: abandon.signal,
+        });
+      } catch (error) {
+        // Abandoned after the grace period (or by a fatal stop): nothing is known, stays unasked.
+        if (abandon.signal.aborted) {
+          requests++;
+          return;
+        }
+        throw error;
+      }
+      requests += outcome.attempts;
       if (outcome.fatal) {
         // Nothing is known about this case: the run stops and the case stays unasked.
-        if (fatal === null) {
-          fatal = outcome.error?.message ?? "fatal error";
-          emit({ event: "fatal", message: fatal });
-        }
-        stop.abort();
+        stopRun(outcome.error?.message ?? "fatal error");
         return;
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
@@ -377,6 +491,7 @@ export async function runPrepared(
       );
       await recorder.append(records);
       byCase.set(item.id, records);
+      asked++;
       done++;
       emit({
         event: "case",
@@ -390,32 +505,51 @@ export async function runPrepared(
         attempts: outcome.attempts,
         latency_ms: outcome.latencyMs,
       });
-    }, signal);
+      if (outcome.error?.kind === "network") {
+        networkStreak++;
+        if (networkStreak >= unreachableAfter) {
+          stopRun(
+            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${outcome.error.message}); start the server, then finish the run with --resume "${dir}"`,
+          );
+        }
+      } else if (outcome.reply) networkStreak = 0;
+    }, stopNew.signal);
   } catch (error) {
-    if (!signal.aborted) {
-      recorder.close();
-      throw error;
-    }
+    recorder.close();
+    throw error;
+  } finally {
+    clearTimeout(graceTimer);
+    options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
   const thresholds = evaluateThresholds(workflow.thresholds, metricValues(summary));
   const interrupted = options.signal?.aborted === true && fatal === null;
-  const status: RunJson["status"] = interrupted
+  const status: RunSession["status"] = interrupted
     ? "interrupted"
     : complete && summary.errors === 0
     ? "completed"
     : "incomplete";
   await recorder.rewriteDecisions(records);
+  const finished = new Date();
   const final: RunJson = {
     ...run,
     status,
-    finished_at: new Date().toISOString(),
+    finished_at: finished.toISOString(),
     summary: summary as unknown as Record<string, unknown>,
     thresholds,
     model_reported: modelReported,
     fatal,
+    sessions: [...sessions, {
+      started_at: sessionStarted.toISOString(),
+      finished_at: finished.toISOString(),
+      status,
+      kept,
+      asked,
+      requests,
+      duration_ms: finished.getTime() - sessionStarted.getTime(),
+    }],
   };
   await recorder.writeRun(final);
   emit({ event: "summary", run_id: id, status, dir, summary, thresholds });

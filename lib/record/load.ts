@@ -1,0 +1,87 @@
+/**
+ * Reads a run directory back: `run.json` validated against its schema, and every decision of
+ * `decisions.jsonl` (a torn last line from a crash is skipped).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { readDecisions } from "./recorder.ts";
+import {
+  type DecisionRecord,
+  DecisionRecordSchema,
+  type RunJson,
+  RunJsonSchema,
+} from "./schemas.ts";
+
+/** A run read back from its directory. */
+export interface LoadedRun {
+  /** The run directory. */
+  dir: string;
+  /** `run.json`. */
+  run: RunJson;
+  /** The decisions of `decisions.jsonl`, in file order. */
+  records: DecisionRecord[];
+}
+
+/**
+ * Reads and validates a run directory.
+ *
+ * @param dir The run directory (holding `run.json` and `decisions.jsonl`).
+ * @returns The run record and its decisions.
+ * @throws {Deno.errors.NotFound} When the directory or its `run.json` does not exist.
+ * @throws {SyntaxError} When `run.json` is not JSON.
+ * @throws {TypeError} When `run.json` or a decision line does not match its schema.
+ * @example
+ * ```ts ignore
+ * import { loadRun } from "./load.ts";
+ * const { run, records } = await loadRun("runs/20260101-120000-reference-ab12");
+ * console.log(run.status, records.length);
+ * ```
+ */
+export async function loadRun(dir: string): Promise<LoadedRun> {
+  const path = join(dir, "run.json");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Deno.errors.NotFound(
+        `Cannot read run "${dir}": "${path}" does not exist; pass a run directory such as runs/<run-id>`,
+      );
+    }
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SyntaxError(
+      `Cannot read run "${dir}": "${path}" is not JSON (${(error as Error).message})`,
+    );
+  }
+  const parsed = RunJsonSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") || "(root)";
+    throw new TypeError(
+      `Cannot read run "${dir}": field "${field}" of "${path}" is invalid (${
+        issue?.message ?? "unknown"
+      })`,
+    );
+  }
+  const raw = await readDecisions(join(dir, "decisions.jsonl"));
+  const records: DecisionRecord[] = [];
+  for (const [i, line] of raw.entries()) {
+    const record = DecisionRecordSchema.safeParse(line);
+    if (!record.success) {
+      const issue = record.error.issues[0];
+      throw new TypeError(
+        `Cannot read run "${dir}": decision ${i + 1} of decisions.jsonl has an invalid field "${
+          issue?.path.join(".") ?? ""
+        }" (${issue?.message ?? "unknown"})`,
+      );
+    }
+    records.push(line); // the line as written: key order and any extra fields kept
+  }
+  return { dir, run: parsed.data, records };
+}

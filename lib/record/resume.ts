@@ -1,0 +1,145 @@
+/**
+ * Resuming a run: what must match between the recorded configuration and the current one, and
+ * which recorded decisions are kept.
+ *
+ * A case counts as answered — and is not asked again — when every one of its questions has a
+ * recorded decision without an error. A case whose decisions carry an error (a timeout, a dead
+ * server, a malformed answer) has no recorded answer, so `--resume` asks it again and its new
+ * decisions replace the old ones.
+ *
+ * @module
+ */
+import type { DecisionRecord, RunSpec } from "./schemas.ts";
+
+/** One field whose value differs between the recorded run and the current configuration. */
+export interface SpecDifference {
+  /** What differs, e.g. `model` or `dataset revision`. */
+  field: string;
+  /** The recorded value. */
+  recorded: string;
+  /** The current value. */
+  current: string;
+  /** What to do about it. */
+  hint: string;
+}
+
+/**
+ * The configuration fields that differ between a recorded run and the current configuration: the
+ * fields the fingerprint covers (dataset id and revision, endpoint identity, engine, model, state
+ * encoding, questions) plus the case selection. An empty list means the run can be resumed.
+ *
+ * @param recorded The spec in the run's `run.json`.
+ * @param current The spec the current command would run.
+ * @returns The differences, in a fixed order; empty when none.
+ * @example
+ * ```ts ignore
+ * import { specDifferences } from "./resume.ts";
+ * specDifferences(recorded.spec, current).map((d) => d.field); // ["model"]
+ * ```
+ */
+export function specDifferences(recorded: RunSpec, current: RunSpec): SpecDifference[] {
+  const out: SpecDifference[] = [];
+  const check = (field: string, a: string, b: string, hint: string): void => {
+    if (a !== b) out.push({ field, recorded: a, current: b, hint });
+  };
+  check("dataset", recorded.dataset, current.dataset, "resume with the dataset the run used");
+  check(
+    "dataset revision",
+    recorded.revision,
+    current.revision,
+    "the vendored dataset changed since the run started; start a new run",
+  );
+  check(
+    "endpoint",
+    recorded.endpoint,
+    current.endpoint,
+    "pass the --base-url the run started with",
+  );
+  check("engine", recorded.engine, current.engine, "use the workflow the run started with");
+  check("model", recorded.model, current.model, "pass the --model the run started with");
+  check(
+    "state encoding",
+    recorded.state_encoding,
+    current.state_encoding,
+    "use the workflow the run started with",
+  );
+  if (recorded.case_ids_sha256 !== current.case_ids_sha256) {
+    out.push({
+      field: "cases",
+      recorded: `${recorded.cases} cases (ids sha256 ${recorded.case_ids_sha256.slice(0, 12)})`,
+      current: `${current.cases} cases (ids sha256 ${current.case_ids_sha256.slice(0, 12)})`,
+      hint: "pass the --limit and workflow the run started with",
+    });
+  } else {
+    check(
+      "questions",
+      recorded.questions_sha256.slice(0, 12),
+      current.questions_sha256.slice(0, 12),
+      "the questions sent changed; start a new run",
+    );
+  }
+  if (!out.length && recorded.fingerprint !== current.fingerprint) {
+    check(
+      "fingerprint",
+      recorded.fingerprint,
+      current.fingerprint,
+      "the run was recorded by another version of decibench; start a new run",
+    );
+  }
+  return out;
+}
+
+/** `--resume` refused: the current configuration is not the one the run started with. */
+export class ResumeMismatchError extends Error {
+  /** The run directory. */
+  readonly dir: string;
+  /** What differs. */
+  readonly differences: readonly SpecDifference[];
+
+  /**
+   * @param dir The run directory.
+   * @param differences What differs (at least one).
+   */
+  constructor(dir: string, differences: readonly SpecDifference[]) {
+    const list = differences
+      .map((d) => `${d.field}: recorded "${d.recorded}", now "${d.current}" (${d.hint})`)
+      .join("; ");
+    super(`Cannot resume run "${dir}": its configuration differs — ${list}`);
+    this.name = "ResumeMismatchError";
+    this.dir = dir;
+    this.differences = differences;
+  }
+}
+
+/**
+ * The recorded decisions to keep on resume: for each case in `expected` whose questions all have
+ * an error-free decision, those decisions (the last one recorded for each question, in the case's
+ * question order). Everything else — errored cases, a case cut short by a torn line, cases the
+ * current selection does not ask, duplicates — is dropped.
+ *
+ * @param records The recorded decisions, in file order.
+ * @param expected Question names per case id, in order, for the cases the run asks.
+ * @returns The kept decisions grouped by case id, in the order of `expected`.
+ */
+export function answeredCases(
+  records: readonly DecisionRecord[],
+  expected: ReadonlyMap<string, readonly string[]>,
+): Map<string, DecisionRecord[]> {
+  const latest = new Map<string, Map<string, DecisionRecord>>();
+  for (const r of records) {
+    if (!expected.has(r.case)) continue;
+    let byQuestion = latest.get(r.case);
+    if (!byQuestion) latest.set(r.case, byQuestion = new Map());
+    byQuestion.set(r.question, r);
+  }
+  const out = new Map<string, DecisionRecord[]>();
+  for (const [id, questions] of expected) {
+    const byQuestion = latest.get(id);
+    if (!byQuestion) continue;
+    const kept = questions.map((q) => byQuestion.get(q));
+    if (kept.every((r): r is DecisionRecord => r !== undefined && r.error === null)) {
+      out.set(id, kept as DecisionRecord[]);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,418 @@
+/**
+ * The SQLite index of runs (`node:sqlite`): one row per run and one per decision, so notebooks
+ * and scripts can query across runs. The run directories stay the source of truth; indexing a
+ * run again (after `--resume`) replaces its rows, so nothing is duplicated.
+ *
+ * Tables: `runs` (id, fingerprint, workflow, endpoint identity, engine, model, dataset and
+ * revision, status, headline metrics, summary and spec as JSON, started/finished, directory) and
+ * `decisions` (run id plus every `decisions.jsonl` field; distributions as JSON text, booleans as
+ * 0/1, the error as `error_kind` and `error_message`).
+ *
+ * @example
+ * ```ts
+ * import { indexRun, listRuns, openIndex, runDecisions } from "./sqlite_index.ts";
+ * const index = openIndex(":memory:");
+ * // indexRun(index, run, records, { dir }) after a run; then:
+ * for (const run of listRuns(index)) console.log(run.id, run.accuracy, runDecisions(index, run.id).length);
+ * index.close();
+ * ```
+ *
+ * @module
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { DecisionRecord, RunJson } from "./schemas.ts";
+
+/** The index schema version (`PRAGMA user_version`). */
+export const INDEX_SCHEMA_VERSION = 1;
+
+/** The default index path, relative to the working directory. */
+export const DEFAULT_INDEX_PATH = "runs/decibench.db";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  workflow TEXT NOT NULL,
+  workflow_file TEXT,
+  endpoint TEXT NOT NULL,
+  endpoint_name TEXT,
+  engine TEXT NOT NULL,
+  model TEXT NOT NULL,
+  model_reported TEXT,
+  dataset TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  split TEXT NOT NULL,
+  status TEXT NOT NULL,
+  cases INTEGER NOT NULL,
+  decisions INTEGER NOT NULL,
+  answered INTEGER,
+  errors INTEGER,
+  accuracy REAL,
+  kl REAL,
+  brier REAL,
+  ece REAL,
+  summary TEXT,
+  spec TEXT NOT NULL,
+  thresholds TEXT NOT NULL,
+  dir TEXT,
+  tool_version TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_by_fingerprint ON runs (fingerprint);
+CREATE TABLE IF NOT EXISTS decisions (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  endpoint TEXT NOT NULL DEFAULT '',
+  case_id TEXT NOT NULL,
+  workflow TEXT NOT NULL,
+  question TEXT NOT NULL,
+  type TEXT NOT NULL,
+  predicted TEXT,
+  answer TEXT,
+  confidence REAL,
+  gold TEXT NOT NULL,
+  gold_probabilities TEXT NOT NULL,
+  correct INTEGER NOT NULL,
+  kl REAL,
+  brier REAL,
+  latency_ms REAL,
+  attempts INTEGER NOT NULL,
+  input_tokens INTEGER,
+  calibrated INTEGER,
+  error_kind TEXT,
+  error_message TEXT,
+  native TEXT,
+  warnings TEXT,
+  PRIMARY KEY (run_id, endpoint, case_id, question)
+);
+CREATE INDEX IF NOT EXISTS decisions_by_case ON decisions (case_id, question);
+`;
+
+/** An open index. */
+export interface RunIndex {
+  /** The database file (or `:memory:`). */
+  readonly path: string;
+  /** The underlying connection, for ad-hoc SQL. */
+  readonly db: DatabaseSync;
+  /** Closes the connection. */
+  close(): void;
+}
+
+/** Options for `openIndex`. */
+export interface OpenIndexOptions {
+  /** Open read-only (notebooks); the file must exist. @default false */
+  readOnly?: boolean;
+}
+
+/**
+ * Opens (creating when needed, with its parent directory) the index database.
+ *
+ * @param path Database file, or `:memory:`.
+ * @param options Read-only.
+ * @returns The open index.
+ * @throws {Error} When the file cannot be opened or holds a newer schema version.
+ */
+export function openIndex(
+  path: string = DEFAULT_INDEX_PATH,
+  options: OpenIndexOptions = {},
+): RunIndex {
+  const readOnly = options.readOnly === true;
+  if (path !== ":memory:" && !readOnly) mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { readOnly });
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    const row = db.prepare("PRAGMA user_version").get() as { user_version: number } | undefined;
+    const version = row?.user_version ?? 0;
+    if (version > INDEX_SCHEMA_VERSION) {
+      throw new Error(
+        `Cannot open the run index "${path}": schema version ${version} is newer than this decibench's ${INDEX_SCHEMA_VERSION}; upgrade decibench or pass another --db`,
+      );
+    }
+    if (!readOnly) {
+      if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA foreign_keys = ON");
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA user_version = ${INDEX_SCHEMA_VERSION}`);
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { path, db, close: () => db.close() };
+}
+
+/** Options for `indexRun`. */
+export interface IndexRunOptions {
+  /** The run directory, recorded with the run. @default null */
+  dir?: string | null;
+}
+
+function metric(summary: Record<string, unknown> | null, key: string): number | null {
+  const value = summary?.[key];
+  return typeof value === "number" ? value : null;
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/**
+ * Adds a run and its decisions to the index, replacing whatever the index held for that run id
+ * (so indexing a resumed run again leaves one row per decision).
+ *
+ * @param index The open index.
+ * @param run The run record.
+ * @param records Every decision of the run.
+ * @param options The run directory.
+ * @throws {Error} When the database rejects the write (the transaction is rolled back).
+ */
+export function indexRun(
+  index: RunIndex,
+  run: RunJson,
+  records: readonly DecisionRecord[],
+  options: IndexRunOptions = {},
+): void {
+  const { db } = index;
+  const spec = run.spec;
+  const summary = run.summary;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.prepare(
+      `INSERT INTO runs (id, fingerprint, workflow, workflow_file, endpoint, endpoint_name, engine,
+        model, model_reported, dataset, revision, split, status, cases, decisions, answered, errors,
+        accuracy, kl, brier, ece, summary, spec, thresholds, dir, tool_version, started_at,
+        finished_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint,
+        workflow = excluded.workflow, workflow_file = excluded.workflow_file,
+        endpoint = excluded.endpoint, endpoint_name = excluded.endpoint_name,
+        engine = excluded.engine, model = excluded.model, model_reported = excluded.model_reported,
+        dataset = excluded.dataset, revision = excluded.revision, split = excluded.split,
+        status = excluded.status, cases = excluded.cases, decisions = excluded.decisions,
+        answered = excluded.answered, errors = excluded.errors, accuracy = excluded.accuracy,
+        kl = excluded.kl, brier = excluded.brier, ece = excluded.ece, summary = excluded.summary,
+        spec = excluded.spec, thresholds = excluded.thresholds, dir = excluded.dir,
+        tool_version = excluded.tool_version, started_at = excluded.started_at,
+        finished_at = excluded.finished_at`,
+    ).run(
+      run.id,
+      spec.fingerprint,
+      spec.workflow,
+      spec.workflow_file,
+      spec.endpoint,
+      spec.endpoint_name,
+      spec.engine,
+      spec.model,
+      run.model_reported,
+      spec.dataset,
+      spec.revision,
+      spec.split,
+      run.status,
+      spec.cases,
+      records.length,
+      metric(summary, "answered"),
+      metric(summary, "errors"),
+      metric(summary, "accuracy"),
+      metric(summary, "kl"),
+      metric(summary, "brier"),
+      metric(summary, "ece"),
+      json(summary),
+      JSON.stringify(spec),
+      JSON.stringify(run.thresholds),
+      options.dir ?? null,
+      run.tool_version,
+      run.started_at,
+      run.finished_at,
+    );
+    db.prepare("DELETE FROM decisions WHERE run_id = ?").run(run.id);
+    const insert = db.prepare(
+      `INSERT INTO decisions (run_id, endpoint, case_id, workflow, question, type, predicted,
+        answer, confidence, gold, gold_probabilities, correct, kl, brier, latency_ms, attempts,
+        input_tokens, calibrated, error_kind, error_message, native, warnings)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (run_id, endpoint, case_id, question) DO UPDATE SET workflow = excluded.workflow,
+        type = excluded.type, predicted = excluded.predicted, answer = excluded.answer,
+        confidence = excluded.confidence, gold = excluded.gold,
+        gold_probabilities = excluded.gold_probabilities, correct = excluded.correct,
+        kl = excluded.kl, brier = excluded.brier, latency_ms = excluded.latency_ms,
+        attempts = excluded.attempts, input_tokens = excluded.input_tokens,
+        calibrated = excluded.calibrated, error_kind = excluded.error_kind,
+        error_message = excluded.error_message, native = excluded.native,
+        warnings = excluded.warnings`,
+    );
+    for (const r of records) {
+      const values: SQLInputValue[] = [
+        run.id,
+        r.endpoint ?? "",
+        r.case,
+        r.workflow,
+        r.question,
+        r.type,
+        json(r.predicted),
+        r.answer,
+        r.confidence,
+        r.gold,
+        JSON.stringify(r.gold_probabilities),
+        r.correct ? 1 : 0,
+        r.kl,
+        r.brier,
+        r.latency_ms,
+        r.attempts,
+        r.input_tokens,
+        r.calibrated === null ? null : r.calibrated ? 1 : 0,
+        r.error?.kind ?? null,
+        r.error?.message ?? null,
+        json(r.native),
+        json(r.warnings),
+      ];
+      insert.run(...values);
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** A run as the index lists it. */
+export interface IndexedRun {
+  /** Run id. */
+  id: string;
+  /** Comparison fingerprint. */
+  fingerprint: string;
+  /** Workflow name. */
+  workflow: string;
+  /** Endpoint identity (no credentials). */
+  endpoint: string;
+  /** Engine name. */
+  engine: string;
+  /** Model sent. */
+  model: string;
+  /** Model the server said answered, or null. */
+  modelReported: string | null;
+  /** Dataset id. */
+  dataset: string;
+  /** Dataset revision. */
+  revision: string;
+  /** Run status. */
+  status: RunJson["status"];
+  /** Cases selected. */
+  cases: number;
+  /** Decisions recorded. */
+  decisions: number;
+  /** Headline accuracy, null when n/a. */
+  accuracy: number | null;
+  /** Mean KL, null when n/a. */
+  kl: number | null;
+  /** Mean Brier, null when n/a. */
+  brier: number | null;
+  /** ECE, null when n/a. */
+  ece: number | null;
+  /** The full summary, or null for a run that has none yet. */
+  summary: Record<string, unknown> | null;
+  /** Run directory, when recorded. */
+  dir: string | null;
+  /** Start time (ISO 8601). */
+  startedAt: string;
+  /** End time (ISO 8601), or null. */
+  finishedAt: string | null;
+}
+
+/** Options for `listRuns`. */
+export interface ListRunsOptions {
+  /** Only runs with this fingerprint. @default undefined (all) */
+  fingerprint?: string;
+  /** Only runs of this workflow. @default undefined (all) */
+  workflow?: string;
+  /** Only runs with this status. @default undefined (all) */
+  status?: RunJson["status"];
+}
+
+/**
+ * Lists indexed runs, newest first.
+ *
+ * @param index The open index.
+ * @param options Filters.
+ * @returns The runs.
+ */
+export function listRuns(index: RunIndex, options: ListRunsOptions = {}): IndexedRun[] {
+  const where: string[] = [];
+  const params: string[] = [];
+  for (const key of ["fingerprint", "workflow", "status"] as const) {
+    const value = options[key];
+    if (value !== undefined) {
+      where.push(`${key} = ?`);
+      params.push(value);
+    }
+  }
+  const rows = index.db.prepare(
+    `SELECT * FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+     ORDER BY started_at DESC, id DESC`,
+  ).all(...params) as Record<string, SQLInputValue>[];
+  return rows.map((r) => ({
+    id: String(r.id),
+    fingerprint: String(r.fingerprint),
+    workflow: String(r.workflow),
+    endpoint: String(r.endpoint),
+    engine: String(r.engine),
+    model: String(r.model),
+    modelReported: r.model_reported === null ? null : String(r.model_reported),
+    dataset: String(r.dataset),
+    revision: String(r.revision),
+    status: String(r.status) as RunJson["status"],
+    cases: Number(r.cases),
+    decisions: Number(r.decisions),
+    accuracy: r.accuracy === null ? null : Number(r.accuracy),
+    kl: r.kl === null ? null : Number(r.kl),
+    brier: r.brier === null ? null : Number(r.brier),
+    ece: r.ece === null ? null : Number(r.ece),
+    summary: r.summary === null ? null : JSON.parse(String(r.summary)),
+    dir: r.dir === null ? null : String(r.dir),
+    startedAt: String(r.started_at),
+    finishedAt: r.finished_at === null ? null : String(r.finished_at),
+  }));
+}
+
+/**
+ * The decisions of one indexed run, as `DecisionRecord`s (ready for `summarize`,
+ * `pairedComparison` and the report functions), in case and question order as recorded.
+ *
+ * @param index The open index.
+ * @param runId The run id.
+ * @returns The decisions; [] when the run is not indexed.
+ */
+export function runDecisions(index: RunIndex, runId: string): DecisionRecord[] {
+  const rows = index.db.prepare(
+    "SELECT * FROM decisions WHERE run_id = ? ORDER BY rowid",
+  ).all(runId) as Record<string, SQLInputValue>[];
+  return rows.map((r) => {
+    const record: DecisionRecord = {
+      case: String(r.case_id),
+      workflow: String(r.workflow),
+      question: String(r.question),
+      type: String(r.type) as DecisionRecord["type"],
+      predicted: r.predicted === null ? null : JSON.parse(String(r.predicted)),
+      answer: r.answer === null ? null : String(r.answer),
+      confidence: r.confidence === null ? null : Number(r.confidence),
+      gold: String(r.gold),
+      gold_probabilities: JSON.parse(String(r.gold_probabilities)),
+      correct: Number(r.correct) === 1,
+      kl: r.kl === null ? null : Number(r.kl),
+      brier: r.brier === null ? null : Number(r.brier),
+      latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
+      attempts: Number(r.attempts),
+      input_tokens: r.input_tokens === null ? null : Number(r.input_tokens),
+      calibrated: r.calibrated === null ? null : Number(r.calibrated) === 1,
+      error: r.error_kind === null ? null : {
+        kind: String(r.error_kind) as NonNullable<DecisionRecord["error"]>["kind"],
+        message: String(r.error_message ?? ""),
+      },
+    };
+    if (r.native !== null) record.native = JSON.parse(String(r.native));
+    if (r.warnings !== null) record.warnings = JSON.parse(String(r.warnings));
+    if (r.endpoint !== "") record.endpoint = String(r.endpoint);
+    return record;
+  });
+}

@@ -1,0 +1,216 @@
+/**
+ * The report's charts, drawn with Observable Plot on the server side: Plot renders into a
+ * linkedom document and each chart is returned as its SVG text, ready to inline in `report.html`
+ * (no script, no network load).
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import { parseHTML } from "linkedom";
+import { PRIOR_ACCURACY, TEACHER_AGREEMENT } from "../metrics/mod.ts";
+import type { BreakdownRow, ReliabilityRow } from "../metrics/mod.ts";
+
+/** Options shared by the chart functions. */
+export interface ChartOptions {
+  /** Width of the SVG in pixels. @default 640 */
+  width?: number;
+}
+
+const CORRECT = "#2f8f5b";
+const WRONG = "#c8553d";
+const BAR = "#4a7fb5";
+
+type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
+
+function render(options: Plot.PlotOptions): string {
+  const window = parseHTML("<!doctype html><html><head></head><body></body></html>");
+  const document = (window as unknown as { document: PlotDocument }).document;
+  const node = Plot.plot({ ...options, document });
+  return (node as unknown as { outerHTML: string }).outerHTML;
+}
+
+/**
+ * A reliability diagram: per confidence bin, the accuracy (bar over the bin) and the mean
+ * confidence against accuracy (dot sized by the number of decisions), with the diagonal of perfect
+ * calibration.
+ *
+ * @param rows The reliability table (non-empty bins).
+ * @param options Width.
+ * @returns SVG text.
+ */
+export function reliabilityChart(
+  rows: readonly ReliabilityRow[],
+  options: ChartOptions = {},
+): string {
+  const data = rows.map((r) => ({ ...r, label: `n=${r.n}` }));
+  return render({
+    width: options.width ?? 640,
+    height: 420,
+    marginBottom: 40,
+    x: { domain: [0, 1], label: "confidence (top probability) →", tickFormat: ".1f" },
+    y: { domain: [0, 1], label: "↑ accuracy", tickFormat: ".1f", grid: true },
+    r: { range: [3, 14] },
+    marks: [
+      Plot.rect(data, {
+        x1: "lower",
+        x2: "upper",
+        y1: 0,
+        y2: "accuracy",
+        fill: BAR,
+        fillOpacity: 0.35,
+        inset: 1,
+      }),
+      Plot.link([{ x1: 0, y1: 0, x2: 1, y2: 1 }], {
+        x1: "x1",
+        y1: "y1",
+        x2: "x2",
+        y2: "y2",
+        stroke: "#777",
+        strokeDasharray: "4,3",
+      }),
+      Plot.dot(data, {
+        x: "meanConfidence",
+        y: "accuracy",
+        r: "n",
+        fill: BAR,
+        stroke: "white",
+        title: (d: ReliabilityRow) =>
+          `${d.lower.toFixed(1)}–${d.upper.toFixed(1)}: n=${d.n}, mean confidence ${
+            d.meanConfidence.toFixed(3)
+          }, accuracy ${d.accuracy.toFixed(3)}`,
+      }),
+      Plot.text(data, {
+        x: (d: ReliabilityRow) => (d.lower + d.upper) / 2,
+        y: "accuracy",
+        text: "label",
+        dy: -12,
+        fontSize: 9,
+      }),
+      Plot.frame({ stroke: "#ccc" }),
+    ],
+  });
+}
+
+/**
+ * Accuracy by group (workflow, question type or question) as horizontal bars with their 95%
+ * bootstrap intervals as error bars, and the dataset card's reference points (prior 47.0%,
+ * teacher self-agreement 73.5%) as dashed lines.
+ *
+ * @param rows Breakdown rows.
+ * @param options Width.
+ * @returns SVG text.
+ */
+export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptions = {}): string {
+  const data = rows.map((r) => ({
+    key: r.key,
+    accuracy: r.accuracy ?? 0,
+    lo: r.intervals.accuracy?.[0] ?? null,
+    hi: r.intervals.accuracy?.[1] ?? null,
+    n: r.decisions,
+  }));
+  type Row = (typeof data)[number];
+  const longest = Math.max(...data.map((d) => d.key.length), 4);
+  const pctText = (v: number) => `${(v * 100).toFixed(1)}%`;
+  return render({
+    width: options.width ?? 640,
+    height: 50 + 26 * data.length,
+    marginLeft: Math.min(320, 12 + longest * 6.2),
+    marginRight: 56,
+    x: { domain: [0, 1], label: "accuracy →", tickFormat: "%", grid: true },
+    y: { domain: data.map((d) => d.key), label: null },
+    marks: [
+      Plot.barX(data, {
+        y: "key",
+        x: "accuracy",
+        fill: BAR,
+        fillOpacity: 0.8,
+        insetTop: 4,
+        insetBottom: 4,
+      }),
+      Plot.ruleY(data.filter((d) => d.lo !== null), {
+        y: "key",
+        x1: "lo",
+        x2: "hi",
+        stroke: "#222",
+        strokeWidth: 1.5,
+      }),
+      Plot.tickX(data.filter((d) => d.lo !== null), {
+        y: "key",
+        x: "lo",
+        stroke: "#222",
+        insetTop: 7,
+        insetBottom: 7,
+      }),
+      Plot.tickX(data.filter((d) => d.lo !== null), {
+        y: "key",
+        x: "hi",
+        stroke: "#222",
+        insetTop: 7,
+        insetBottom: 7,
+      }),
+      Plot.text(data, {
+        y: "key",
+        x: (d: Row) => Math.max(d.accuracy, d.hi ?? 0),
+        text: (d: Row) => pctText(d.accuracy),
+        textAnchor: "start",
+        dx: 4,
+        fontSize: 9,
+      }),
+      Plot.ruleX([PRIOR_ACCURACY, TEACHER_AGREEMENT], { stroke: "#999", strokeDasharray: "3,3" }),
+      Plot.text(
+        [
+          { x: PRIOR_ACCURACY, label: "prior" },
+          { x: TEACHER_AGREEMENT, label: "teacher" },
+        ],
+        { x: "x", text: "label", frameAnchor: "top", dy: -8, fontSize: 9, fill: "#666" },
+      ),
+    ],
+  });
+}
+
+/** The fields the confidence histogram reads from a decision. */
+export interface HistogramInput {
+  /** Top-label confidence, null when the decision errored. */
+  confidence: number | null;
+  /** Whether the predicted answer matched gold. */
+  correct: boolean;
+}
+
+/**
+ * A histogram of top-label confidence over answered decisions, in 20 bins of 0.05, stacked by
+ * whether the decision was correct (green) or wrong (red).
+ *
+ * @param records Decisions.
+ * @param options Width.
+ * @returns SVG text.
+ */
+export function confidenceHistogram(
+  records: readonly HistogramInput[],
+  options: ChartOptions = {},
+): string {
+  const data = records
+    .filter((r) => r.confidence !== null)
+    .map((r) => ({
+      confidence: Math.min(r.confidence as number, 0.999999),
+      outcome: r.correct ? "correct" : "wrong",
+    }));
+  return render({
+    width: options.width ?? 640,
+    height: 300,
+    x: { domain: [0, 1], label: "confidence (top probability) →", tickFormat: ".1f" },
+    y: { label: "↑ decisions", grid: true },
+    color: { domain: ["correct", "wrong"], range: [CORRECT, WRONG] },
+    marks: [
+      Plot.rectY(
+        data,
+        Plot.binX<Plot.RectYOptions>({ y: "count" }, {
+          x: "confidence",
+          fill: "outcome",
+          thresholds: Array.from({ length: 21 }, (_, i) => i / 20),
+          inset: 0.5,
+        }),
+      ),
+      Plot.ruleY([0]),
+    ],
+  });
+}

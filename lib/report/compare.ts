@@ -1,0 +1,135 @@
+/**
+ * The paired comparison of two recorded runs on the decisions both share: each run's accuracy,
+ * KL, Brier and ECE on those decisions, the accuracy difference with a paired bootstrap interval,
+ * McNemar counts with the exact p-value, and rows per workflow and per question.
+ *
+ * @module
+ */
+import {
+  type PairedComparison,
+  pairedComparison,
+  summarize,
+  type Summary,
+} from "../metrics/mod.ts";
+import type { LoadedRun } from "../record/load.ts";
+import type { DecisionRecord, RunSpec } from "../record/schemas.ts";
+
+/** One side of a comparison. */
+export interface ComparedRun {
+  /** Run id. */
+  id: string;
+  /** Run directory. */
+  dir: string;
+  /** Run status. */
+  status: string;
+  /** What ran. */
+  spec: RunSpec;
+  /** Model the server said answered, or null. */
+  modelReported: string | null;
+  /** Summary over the shared decisions only. */
+  summary: Summary;
+}
+
+/** Two runs compared. */
+export interface RunComparison {
+  /** Run A (the baseline). */
+  a: ComparedRun;
+  /** Run B. */
+  b: ComparedRun;
+  /** Dataset id both runs used. */
+  dataset: string;
+  /** Dataset revision both runs used. */
+  revision: string;
+  /** Configuration fields that differ between the runs (what is being compared). */
+  differences: { field: string; a: string; b: string }[];
+  /** The paired comparison (difference is B − A). */
+  paired: PairedComparison;
+}
+
+/** Options for `compareRuns`. */
+export interface CompareRunsOptions {
+  /** Bootstrap seed. @default 0 */
+  seed?: number;
+  /** Bootstrap resamples. @default 1000 */
+  resamples?: number;
+}
+
+function key(r: DecisionRecord): string {
+  return `${r.case}\u0000${r.question}`;
+}
+
+/**
+ * Compares run B with run A on the decisions both hold (matched by case and question).
+ *
+ * @param a Run A, the baseline (from `loadRun`).
+ * @param b Run B.
+ * @param options Bootstrap seed and resamples.
+ * @returns Both runs' metrics on the shared decisions, the paired comparison and what differs.
+ * @throws {RangeError} When the runs used different datasets or dataset revisions, or share no
+ *   decision.
+ * @example
+ * ```ts ignore
+ * import { loadRun } from "../record/mod.ts";
+ * import { compareRuns } from "./compare.ts";
+ * const c = compareRuns(await loadRun("runs/a"), await loadRun("runs/b"));
+ * console.log(c.paired.difference, c.paired.interval, c.paired.mcnemar);
+ * ```
+ */
+export function compareRuns(
+  a: LoadedRun,
+  b: LoadedRun,
+  options: CompareRunsOptions = {},
+): RunComparison {
+  const sa = a.run.spec;
+  const sb = b.run.spec;
+  if (sa.dataset !== sb.dataset || sa.revision !== sb.revision) {
+    throw new RangeError(
+      `Cannot compare runs "${a.dir}" and "${b.dir}": they used different dataset revisions ("${sa.dataset}@${
+        sa.revision.slice(0, 12)
+      }" and "${sb.dataset}@${
+        sb.revision.slice(0, 12)
+      }"); compare runs made on the same dataset revision`,
+    );
+  }
+  const inB = new Set(b.records.map(key));
+  const inA = new Set(a.records.map(key));
+  const sharedA = a.records.filter((r) => inB.has(key(r)));
+  const sharedB = b.records.filter((r) => inA.has(key(r)));
+  if (!sharedA.length) {
+    throw new RangeError(
+      `Cannot compare runs "${a.dir}" and "${b.dir}": they share no decision (no case and question in common)`,
+    );
+  }
+  const bootstrap = {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+  };
+  const fields: [string, (s: RunSpec) => string][] = [
+    ["endpoint", (s) => s.endpoint],
+    ["engine", (s) => s.engine],
+    ["model", (s) => s.model],
+    ["state encoding", (s) => s.state_encoding],
+    ["workflow", (s) => s.workflow],
+    ["cases", (s) => String(s.cases)],
+    ["fingerprint", (s) => s.fingerprint],
+  ];
+  const differences = fields
+    .map(([field, get]) => ({ field, a: get(sa), b: get(sb) }))
+    .filter((d) => d.a !== d.b);
+  const side = (run: LoadedRun, shared: DecisionRecord[]): ComparedRun => ({
+    id: run.run.id,
+    dir: run.dir,
+    status: run.run.status,
+    spec: run.run.spec,
+    modelReported: run.run.model_reported,
+    summary: summarize(shared, bootstrap),
+  });
+  return {
+    a: side(a, sharedA),
+    b: side(b, sharedB),
+    dataset: sa.dataset,
+    revision: sa.revision,
+    differences,
+    paired: pairedComparison(sharedA, sharedB, bootstrap),
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * `report.html`: one self-contained page (inline CSS and SVG; no script and no network load) with
+ * the headline, a reliability diagram, accuracy by workflow / type / question with interval error
+ * bars, a confidence histogram, the tables of `report.md` and the dataset attribution.
+ *
+ * @module
+ */
+import { attribution, type DatasetInfo } from "../dataset/mod.ts";
+import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/schemas.ts";
+import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
+import { interval, num, pct } from "./format.ts";
+import type { ReportOptions } from "./terminal.ts";
+
+/** Options for `htmlReport`. */
+export interface HtmlOptions extends ReportOptions {
+  /** How many confident disagreements to list. @default 20 */
+  disagreements?: number;
+}
+
+/**
+ * Escapes text for HTML content and attribute values.
+ *
+ * @param text The text.
+ * @returns The escaped text.
+ */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+function htmlTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric = true,
+): string {
+  const head = header.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
+  const body = rows.map((r) =>
+    `<tr>${
+      r.map((c, i) => `<td${numeric && i > 0 ? ' class="n"' : ""}>${escapeHtml(c)}</td>`).join("")
+    }</tr>`
+  ).join("\n");
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function breakdownHtml(rows: readonly BreakdownRow[]): string {
+  return htmlTable(
+    ["group", "n", "accuracy", "95% CI", "KL", "Brier", "ECE", "errors"],
+    rows.map((r) => [
+      r.key,
+      String(r.decisions),
+      pct(r.accuracy),
+      interval(r.intervals.accuracy, true),
+      num(r.kl),
+      num(r.brier),
+      num(r.ece),
+      String(r.errors),
+    ]),
+  );
+}
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430;
+  margin: 0 auto; max-width: 1100px; padding: 24px; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px;
+  border-bottom: 1px solid #e3e6ea; padding-bottom: 4px; }
+.sub { color: #5a6472; margin: 0 0 16px; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
+.card { border: 1px solid #e3e6ea; border-radius: 6px; padding: 10px 14px; min-width: 150px; }
+.card b { display: block; font-size: 20px; } .card span { color: #5a6472; font-size: 12px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 16px; }
+figure { margin: 0; } figcaption { color: #5a6472; font-size: 12px; margin-top: 4px; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #eef0f2; text-align: left; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.note { background: #f6f8fa; border-left: 3px solid #4a7fb5; padding: 8px 12px; }
+.warn { background: #fff6e5; border-left: 3px solid #d08a00; padding: 8px 12px; }
+.legend i { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
+svg { max-width: 100%; height: auto; }
+`;
+
+/**
+ * Renders the self-contained HTML report of a run.
+ *
+ * @param run The run record (with summary).
+ * @param records Its decisions.
+ * @param info Dataset info for attribution.
+ * @param options Seed and disagreement count.
+ * @returns The HTML document.
+ */
+export function htmlReport(
+  run: RunJson,
+  records: readonly DecisionRecord[],
+  info: DatasetInfo,
+  options: HtmlOptions = {},
+): string {
+  const seed = options.seed ?? run.spec.seed;
+  const summary = run.summary as unknown as Summary;
+  const iv = summary.intervals;
+  const byType = breakdown(records, "type", { seed });
+  const byWorkflow = breakdown(records, "workflow", { seed });
+  const byQuestion = breakdown(records, "question", { seed });
+  const e = escapeHtml;
+  const card = (label: string, value: string, extra = "") =>
+    `<div class="card"><span>${e(label)}</span><b>${e(value)}</b><span>${e(extra)}</span></div>`;
+  const out: string[] = [];
+  out.push(
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>decibench report: ${e(run.spec.workflow)} · ${e(run.id)}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>decibench report: ${e(run.spec.workflow)}</h1>`,
+    `<p class="sub">run ${e(run.id)} · ${e(run.spec.endpoint)} (${e(run.spec.engine)}) · model ${
+      e(run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : ""))
+    } · fingerprint ${e(run.spec.fingerprint)}</p>`,
+    '<div class="cards">',
+    card("rating", rating(summary), `status ${run.status}`),
+    card("accuracy", pct(summary.accuracy), `95% CI ${interval(iv.accuracy, true)}`),
+    card("KL(gold ‖ pred), nats", num(summary.kl), `95% CI ${interval(iv.kl)}`),
+    card("Brier", num(summary.brier), `95% CI ${interval(iv.brier)}`),
+    card("ECE (10-bin)", num(summary.ece), `95% CI ${interval(iv.ece)}`),
+    card(
+      "decisions",
+      String(summary.decisions),
+      `${summary.answered} answered, ${summary.errors} errors`,
+    ),
+    "</div>",
+  );
+  if (run.fatal) out.push(`<p class="warn">Stopped early: ${e(run.fatal)}</p>`);
+  if (!run.spec.calibrated) {
+    out.push(
+      '<p class="warn"><b>Uncalibrated engine.</b> Its probabilities are a raw softmax: confidence ' +
+        "thresholds tuned on a calibrated engine do not transfer to it. Accuracy comparisons remain " +
+        "valid.</p>",
+    );
+  }
+  out.push(
+    '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Reference ' +
+      "points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5% (dashed " +
+      "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
+      "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>",
+  );
+  if (run.thresholds.length) {
+    out.push(
+      "<h2>Thresholds</h2>",
+      htmlTable(
+        ["metric", "condition", "value", "result"],
+        run.thresholds.map((t) => [
+          t.metric,
+          `${t.op} ${t.limit}`,
+          t.value === null ? "n/a" : num(t.value),
+          t.pass ? "pass" : "FAIL",
+        ]),
+      ),
+    );
+  }
+  out.push(
+    "<h2>Accuracy</h2>",
+    '<div class="grid">',
+    `<figure>${accuracyChart(byWorkflow)}<figcaption>Accuracy by workflow with 95% intervals` +
+      "</figcaption></figure>",
+    `<figure>${accuracyChart(byType)}<figcaption>Accuracy by question type with 95% intervals` +
+      "</figcaption></figure>",
+    "</div>",
+    `<figure>${
+      accuracyChart(byQuestion, { width: 1000 })
+    }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
+    "<h3>By question type</h3>",
+    breakdownHtml(byType),
+    "<h3>By workflow</h3>",
+    breakdownHtml(byWorkflow),
+    "<h3>By question</h3>",
+    breakdownHtml(byQuestion),
+  );
+  out.push(
+    "<h2>Calibration</h2>",
+    '<div class="grid">',
+    `<figure>${
+      reliabilityChart(summary.reliability)
+    }<figcaption>Reliability diagram: accuracy per confidence bin (bars), mean confidence against ` +
+      "accuracy (dots sized by decisions); the dashed diagonal is perfect calibration.</figcaption>" +
+      "</figure>",
+    `<figure>${
+      confidenceHistogram(records)
+    }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:#2f8f5b"></i>correct` +
+      '<i style="background:#c8553d"></i>wrong</figcaption></figure>',
+    "</div>",
+    `<p>ECE ${
+      e(num(summary.ece))
+    }: the standard top-label ECE over 10 equal-width bins (empty bins skipped). The dataset ` +
+      "card's ECE definition is unpublished, so this value is not comparable with the card's ECE " +
+      "column.</p>",
+    htmlTable(
+      ["confidence", "n", "mean conf", "accuracy", "gap"],
+      summary.reliability.map((r) => [
+        `${r.lower.toFixed(1)}–${r.upper.toFixed(1)}`,
+        String(r.n),
+        num(r.meanConfidence),
+        num(r.accuracy),
+        (r.gap >= 0 ? "+" : "") + r.gap.toFixed(3),
+      ]),
+    ),
+  );
+  out.push(
+    "<h2>Latency and tokens</h2>",
+    `<p>${
+      summary.latency
+        ? `Request latency p50 ${summary.latency.p50.toFixed(1)} ms, p95 ${
+          summary.latency.p95.toFixed(1)
+        } ms (one request per case). Input tokens ${summary.inputTokens ?? "n/a"}, output tokens 0.`
+        : "No request answered."
+    }</p>`,
+  );
+  const errors = records.filter((r) => r.error);
+  if (errors.length) {
+    const kinds = new Map<string, number>();
+    for (const r of errors) kinds.set(r.error!.kind, (kinds.get(r.error!.kind) ?? 0) + 1);
+    out.push(
+      "<h2>Errors</h2>",
+      htmlTable(["kind", "decisions"], [...kinds].map(([k, n]) => [k, String(n)])),
+    );
+  }
+  const wrong = records
+    .filter((r) => !r.error && !r.correct && r.confidence !== null)
+    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
+    .slice(0, options.disagreements ?? 20);
+  out.push("<h2>Most confident disagreements with gold</h2>");
+  out.push(
+    wrong.length
+      ? htmlTable(
+        ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
+        wrong.map((r) => [
+          r.case,
+          r.question,
+          r.answer ?? "",
+          num(r.confidence),
+          r.gold,
+          num(r.gold_probabilities[r.answer ?? ""] ?? 0),
+        ]),
+        false,
+      )
+      : "<p>None.</p>",
+  );
+  out.push(
+    '<p>The trace of every decision, with the predicted and gold distributions in the same option order, is in <a href="report.md">report.md</a> beside this file.</p>',
+    "<h2>Data</h2>",
+    `<p>${e(attribution(info))}. Rows unmodified apart from format conversion.</p>`,
+    `<p class="sub">decibench ${e(run.tool_version)} · started ${e(run.started_at)}${
+      run.finished_at ? ` · finished ${e(run.finished_at)}` : ""
+    }</p>`,
+    "</body></html>",
+    "",
+  );
+  return out.join("\n");
+}

@@ -1,0 +1,177 @@
+// Helpers for the run-record end-to-end tests: real `deno run -A scripts/<x>.ts` subprocesses
+// over loopback, their JSON event streams, and the decisions they leave on disk.
+import { fileURLToPath } from "node:url";
+
+/** Repository root. */
+export const ROOT: string = fileURLToPath(new URL("../", import.meta.url));
+
+/** A running script whose stdout is read line by line. */
+export interface Spawned {
+  /** The child process. */
+  child: Deno.ChildProcess;
+  /** Stdout lines as they arrive. */
+  lines: AsyncIterableIterator<string>;
+  /** Resolves to everything written to stderr once the process ends. */
+  stderr: Promise<string>;
+}
+
+async function* splitLines(stream: ReadableStream<Uint8Array>): AsyncIterableIterator<string> {
+  let buffer = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    buffer += chunk;
+    let i;
+    while ((i = buffer.indexOf("\n")) >= 0) {
+      yield buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+    }
+  }
+  if (buffer) yield buffer;
+}
+
+/**
+ * Starts `deno run -A scripts/<script> ...args` from the repository root.
+ *
+ * @param script Script file name under scripts/.
+ * @param args Arguments.
+ * @returns The running process.
+ */
+export function spawnScript(script: string, args: string[]): Spawned {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `scripts/${script}`, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  return { child, lines: splitLines(child.stdout), stderr };
+}
+
+/** Output of a finished script. */
+export interface Finished {
+  /** Exit code. */
+  code: number;
+  /** Stdout lines. */
+  lines: string[];
+  /** Stderr text. */
+  stderr: string;
+}
+
+/**
+ * Runs a script to the end.
+ *
+ * @param script Script file name under scripts/.
+ * @param args Arguments.
+ * @returns Exit code, stdout lines and stderr.
+ */
+export async function runScript(script: string, args: string[]): Promise<Finished> {
+  const run = spawnScript(script, args);
+  const lines: string[] = [];
+  for await (const line of run.lines) lines.push(line);
+  const { code } = await run.child.status;
+  return { code, lines, stderr: await run.stderr };
+}
+
+/** A JSON event of `bench --json`. */
+export type BenchEvent = { event: string } & Record<string, unknown>;
+
+/**
+ * Parses `--json` output: every stdout line must be one JSON event.
+ *
+ * @param lines Stdout lines.
+ * @returns The events.
+ * @throws {SyntaxError} When a line is not JSON (something else reached stdout).
+ */
+export function events(lines: readonly string[]): BenchEvent[] {
+  return lines.map((line) => {
+    const value = JSON.parse(line);
+    if (typeof value?.event !== "string") throw new SyntaxError(`not an event: ${line}`);
+    return value as BenchEvent;
+  });
+}
+
+/**
+ * Writes a workflow file with no thresholds into `dir`.
+ *
+ * @param dir Directory.
+ * @param name Workflow name.
+ * @returns The file path.
+ */
+export async function writeWorkflow(dir: string, name = "records"): Promise<string> {
+  const path = `${dir}/${name}.ts`;
+  await Deno.writeTextFile(
+    path,
+    `export default {
+  name: ${JSON.stringify(name)},
+  endpoint: { name: "under-test", baseUrl: "http://127.0.0.1:9", model: "decider", retries: 2 },
+  parallel: 2,
+};
+`,
+  );
+  return path;
+}
+
+/**
+ * Reads a run directory's decisions, each without its `latency_ms` (the one field that differs
+ * between two runs of the same cases).
+ *
+ * @param dir Run directory.
+ * @returns The decisions in file order.
+ */
+export async function decisionsWithoutLatency(dir: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(`${dir}/decisions.jsonl`);
+  return text.split("\n").filter((l) => l.trim()).map((l) => {
+    const { latency_ms: _, ...rest } = JSON.parse(l);
+    return rest;
+  });
+}
+
+/**
+ * Reads `run.json`.
+ *
+ * @param dir Run directory.
+ * @returns The parsed record.
+ */
+export async function readRunJson(dir: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await Deno.readTextFile(`${dir}/run.json`));
+}
+
+/**
+ * The summary of a run without its latency percentiles.
+ *
+ * @param run `run.json` as parsed.
+ * @returns The summary minus `latency`.
+ */
+export function summaryWithoutLatency(run: Record<string, unknown>): Record<string, unknown> {
+  const { latency: _, ...rest } = run.summary as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * A port that was free a moment ago.
+ *
+ * @returns The port number.
+ */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/**
+ * Starts `scripts/serve.ts` and waits until it listens.
+ *
+ * @param args Arguments (port, predictor, latency).
+ * @returns The process.
+ * @throws {Error} When it exits before listening.
+ */
+export async function startServe(args: string[]): Promise<Spawned> {
+  const serve = spawnScript("serve.ts", args);
+  const first = await serve.lines.next();
+  if (first.done || !first.value.includes("listening on")) {
+    throw new Error(`serve did not start: ${first.value ?? ""} ${await serve.stderr}`);
+  }
+  return serve;
+}
