@@ -156,6 +156,8 @@ export interface AskJudgeOptions {
   backoffMs?: number;
   /** Caller's signal (Ctrl+C); its abort is rethrown, not recorded. @default undefined */
   signal?: AbortSignal;
+  /** Called once, just before the first request is sent (not for a request over the cap). @default undefined */
+  onSend?: () => void;
 }
 
 /** What one judge call produced. */
@@ -230,6 +232,7 @@ export async function askJudge(
   };
   if (requestBytes > maxBytes) return { ...result, errorKind: "too_large" };
 
+  options.onSend?.();
   const deadline = AbortSignal.timeout(deadlineMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = performance.now();

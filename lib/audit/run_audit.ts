@@ -277,13 +277,6 @@ async function auditItems(
             saved: true,
           };
         } else {
-          emit({
-            event: "audit_start",
-            item: item.id,
-            check_id: check.id,
-            judge: judge.identity,
-            model: judge.model,
-          });
           let call;
           try {
             call = await askJudge(judge, {
@@ -297,6 +290,14 @@ async function auditItems(
                 : {}),
               ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
               ...(options.signal !== undefined ? { signal: options.signal } : {}),
+              onSend: () =>
+                emit({
+                  event: "audit_start",
+                  item: item.id,
+                  check_id: check.id,
+                  judge: judge.identity,
+                  model: judge.model,
+                }),
             });
           } catch (error) {
             if (options.signal?.aborted) return records;
