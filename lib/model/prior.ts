@@ -12,7 +12,8 @@ import type { CompiledModel } from "./predict.ts";
 /**
  * Fits the prior on training cases (never on the benchmark's test split): for each workflow and
  * question, the mean over that workflow's cases of the gold probability of each option (options
- * keyed and ordered as `optionsOf(question)`, a missing gold option counting 0).
+ * keyed and ordered as `optionsOf(question)`, a missing gold option counting 0), rescaled to sum
+ * to exactly 1 (gold probabilities are rounded to 6 decimals, so their mean can miss 1 by ~1e-6).
  *
  * @param cases Training cases.
  * @returns A model answering any workflow it has seen; its `predict` throws `RangeError` for
@@ -36,7 +37,6 @@ import type { CompiledModel } from "./predict.ts";
 export function fitPrior(cases: readonly Case[]): CompiledModel {
   if (cases.length === 0) throw new RangeError("Cannot fit the prior: no training cases given");
   const sums = new Map<string, Map<string, Float64Array>>();
-  const counts = new Map<string, number>();
   const orders = new Map<string, Map<string, string[]>>();
   for (const caseItem of cases) {
     let order = orders.get(caseItem.workflow);
@@ -72,7 +72,6 @@ export function fitPrior(cases: readonly Case[]): CompiledModel {
         vector[k] = (vector[k] as number) + (gold.probabilities[option] ?? 0);
       });
     }
-    counts.set(caseItem.workflow, (counts.get(caseItem.workflow) ?? 0) + 1);
   }
   const workflows = [...sums.keys()].sort();
   const signatures: WorkflowSignature[] = workflows.map((workflow) => ({
@@ -80,14 +79,15 @@ export function fitPrior(cases: readonly Case[]): CompiledModel {
     questions: orders.get(workflow) as Map<string, string[]>,
   }));
   const tables = workflows.map((workflow) => {
-    const n = counts.get(workflow) as number;
     const order = orders.get(workflow) as Map<string, string[]>;
     const table = new Map<string, Record<string, number>>();
     for (const [name, vector] of sums.get(workflow) as Map<string, Float64Array>) {
       const options = order.get(name) as string[];
+      // Gold probabilities are rounded to 6 decimals, so the mean can miss 1 by ~1e-6: rescale.
+      const total = vector.reduce((sum, v) => sum + v, 0);
       table.set(
         name,
-        Object.fromEntries(options.map((option, k) => [option, (vector[k] as number) / n])),
+        Object.fromEntries(options.map((option, k) => [option, (vector[k] as number) / total])),
       );
     }
     return table;
