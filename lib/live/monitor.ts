@@ -116,12 +116,18 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 function fatalMessage(endpoint: PreparedEndpoint, result: ProbeResult): string {
   const error = result.probe.error;
   const url = safeUrl(endpoint.engine.params.url as string);
-  if (error?.kind === "authentication") {
-    return `Cannot monitor "${url}": the server refused the API key (${error.message}); set the variable the workflow names in apiKeyEnv`;
+  const status = /HTTP (\d{3})/.exec(error?.message ?? "")?.[1];
+  const http = status ? ` (HTTP ${status})` : "";
+  if (error?.kind === "unsupported_endpoint") {
+    return `Cannot monitor "${url}": the server does not serve decision models${http}; ` +
+      `llama.cpp's llama-server serves them at /v1/systemone from b11361 with a decision model ` +
+      `loaded — check --base-url and the server version`;
   }
-  return `Cannot monitor "${url}": the server does not serve decision models (${
-    error?.message ?? "unsupported endpoint"
-  }); llama.cpp serves them at /v1/systemone (b11361 and later), check --base-url`;
+  if (error?.kind === "authentication") {
+    return `Cannot monitor "${url}": the server refused the API key${http}; set it in the ` +
+      `environment variable the workflow names in endpoint.apiKeyEnv`;
+  }
+  return `Cannot monitor "${url}": ${error?.message ?? "the server refused the request"}`;
 }
 
 function terminalSize(): TerminalSize {
