@@ -16,10 +16,13 @@
  * When `relations` is on, a few cross-field features follow: `eq:A|B` when the same string (at
  * least 3 characters) sits at two different paths (an invoice id among prior invoice ids),
  * `cmp:A|B=<bucket>` comparing two numbers whose last keys match (`qty` and `received_qty`,
- * `total_usd` and the sum of `lines[].total_usd`) by relative difference, and `sum:path` leaves
- * adding up a numeric field over an array of objects (compared, not emitted).
+ * `total_usd` and the sum of `lines[].total_usd`) by relative difference d = (a − b)/max(|a|, |b|)
+ * (`eq`, then sign and size: 0 below 0.1%, 1 below 1%, 2 below 5%, 3 below 20%, 4 below 50%, 5),
+ * and `sum:path` leaves adding up a numeric field over an array of objects (compared, not
+ * emitted). Array items at different positions are not compared with each other.
  *
- * Hashing: 32-bit FNV-1a of the feature name modulo `dimension`; colliding features add up.
+ * A repeated feature adds up (a word said twice counts 2). Hashing: 32-bit FNV-1a of the feature
+ * name's UTF-8 bytes modulo `dimension`; colliding features add up too.
  *
  * @module
  */
