@@ -7,7 +7,7 @@ export default defineWorkflow({
   description: "Built-in reference server (embedded default): no model needed",
   endpoint: {
     name: "reference",
-    reference: { predictor: "uniform" },
+    reference: { predictor: "fitted" },
     model: "decibench-reference",
   },
   parallel: 8,
