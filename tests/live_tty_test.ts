@@ -38,14 +38,14 @@ Deno.test({
         const expected of [
           /decibench live · workflow reference · model decibench-reference · every 0\.1 s/,
           /── now · \S+ \(\S+\) · \d\/5 match gold · latency [\d.]+ ms · [\d,]+ input tokens/,
-          /  state \{/,
+          / {2}state \{/,
           /[✓✗] \S+ +(noul|choice|score) +\d+%/,
           /── quality · last \d+ decisions/,
-          /accuracy +\d+\.\d%  [▁▂▃▄▅▆▇█]+/,
-          /ECE +\d\.\d{3}  [▁▂▃▄▅▆▇█ ]+/,
-          /Brier +\d\.\d{3}  mean confidence \d+\.\d%/,
-          /session +\d+\.\d%  of \d+ decisions/,
-          /confident mistakes \(wrong at ≥ 90%\)  \d+/,
+          /accuracy +\d+\.\d% {2}[▁▂▃▄▅▆▇█]+/,
+          /ECE +\d\.\d{3} {2}[▁▂▃▄▅▆▇█ ]+/,
+          /Brier +\d\.\d{3} {2}mean confidence \d+\.\d%/,
+          /session +\d+\.\d% {2}of \d+ decisions/,
+          /confident mistakes \(wrong at ≥ 90%\) {2}\d+/,
           /── confidence · last \d+ answered decisions/,
           /0\.9–1\.0 /,
           /── by question type · session accuracy/,
@@ -66,13 +66,32 @@ Deno.test({
       );
       assert.equal(await t.display("#{cursor_flag}"), "0", "cursor hidden");
 
-      const before = probesShown(screen) ?? 0;
+      await t.run(["resize-window", "-t", t.session, "-x", "90", "-y", "22"]);
+      const narrow = await t.waitForScreen(
+        "the view redrawn for 90×22",
+        (s) => !s.includes("── confidence") && /panels? hidden: enlarge the terminal/.test(s),
+      );
+      const rows = narrow.split("\n");
+      for (const line of rows) assert.ok([...line].length <= 90, line);
+      assert.match(narrow, /── now · /);
+      assert.match(narrow, /── quality · /);
+      assert.ok(rows.some((l) => l.startsWith("Ctrl+R reset · Ctrl+C quit")), "keys stay");
+      assert.ok(
+        rows.some((l) =>
+          l === "data: Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)"
+        ),
+        "the credit stays whole",
+      );
+      await t.run(["resize-window", "-t", t.session, "-x", "120", "-y", "40"]);
+      await t.waitForScreen("the view back at 120×40", (s) => s.includes("── confidence"));
+
+      const before = probesShown(await t.capture()) ?? 0;
       await t.send("C-r");
       const reset = await t.waitForScreen(
         "the session to restart",
         (s) => (probesShown(s) ?? Infinity) < Math.min(before, 4),
       );
-      assert.match(reset, /session +(\d+\.\d%|n\/a)  of (0|5|10|15) decisions/);
+      assert.match(reset, /session +(\d+\.\d%|n\/a) {2}of (0|5|10|15) decisions/);
 
       await t.send("C-c");
       assert.equal(await t.waitForExit(), "EXIT=0");

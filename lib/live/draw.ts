@@ -282,11 +282,46 @@ function stack(panels: readonly string[][], rows: number): { lines: string[]; hi
   return { lines, hidden };
 }
 
+/** The panels under "now": two columns from `TWO_COLUMNS_FROM` cells, one column below that. */
+function panelsBelow(
+  state: LiveState,
+  width: number,
+  rows: number,
+  paint: Paint,
+): { lines: string[]; hidden: number } {
+  if (width < TWO_COLUMNS_FROM) {
+    return stack([
+      qualityPanel(state, width, paint),
+      serverPanel(state, paint),
+      typePanel(state, width, paint),
+      histogramPanel(state, width, paint),
+    ], rows);
+  }
+  const gap = 3;
+  const leftWidth = Math.floor((width - gap) / 2);
+  const rightWidth = width - gap - leftWidth;
+  const left = stack([qualityPanel(state, leftWidth, paint), serverPanel(state, paint)], rows);
+  const right = stack([
+    histogramPanel(state, rightWidth, paint),
+    typePanel(state, rightWidth, paint),
+  ], rows);
+  const lines: string[] = [];
+  for (let i = 0; i < Math.max(left.lines.length, right.lines.length); i++) {
+    lines.push(
+      `${fit(left.lines[i] ?? "", leftWidth)}${" ".repeat(gap)}${
+        clip(right.lines[i] ?? "", rightWidth)
+      }`,
+    );
+  }
+  return { lines, hidden: left.hidden + right.hidden };
+}
+
 /**
  * Draws the whole view: a header, the banner line, the panels (now; quality; server; by question
  * type; confidence histogram) and a footer with the keys and the dataset credit. From 100 columns
  * the panels under "now" sit in two columns. Panels that do not fit the height are left out and
- * the footer says how many.
+ * the last body line says how many; the footer takes two lines when the credit and keys do not
+ * fit on one.
  *
  * @param state The monitor's state.
  * @param size The terminal size.
@@ -320,52 +355,27 @@ export function drawLive(
     while (lines.length < rows) lines.push("");
     return lines.slice(0, rows);
   }
-  const bodyRows = rows - 3;
+  const keys = "Ctrl+R reset · Ctrl+C quit";
+  const credit = `data: ${clean(state.meta.attribution)}`;
+  const footer = displayWidth(`${keys} · ${credit}`) <= width
+    ? [paint(`${keys} · ${credit}`, "dim")]
+    : [paint(credit, "dim"), paint(keys, "dim")];
+  const bodyRows = rows - 2 - footer.length;
   const now_ = nowPanel(state, paint).slice(0, bodyRows);
-  let body: string[];
-  let hidden: number;
   const rest = bodyRows - now_.length - 1;
-  if (width >= TWO_COLUMNS_FROM) {
-    const gap = 3;
-    const leftWidth = Math.floor((width - gap) / 2);
-    const rightWidth = width - gap - leftWidth;
-    const left = stack([qualityPanel(state, leftWidth, paint), serverPanel(state, paint)], rest);
-    const right = stack([
-      histogramPanel(state, rightWidth, paint),
-      typePanel(state, rightWidth, paint),
-    ], rest);
-    const zipped: string[] = [];
-    for (let i = 0; i < Math.max(left.lines.length, right.lines.length); i++) {
-      zipped.push(
-        `${fit(left.lines[i] ?? "", leftWidth)}${" ".repeat(gap)}${
-          clip(right.lines[i] ?? "", rightWidth)
-        }`,
-      );
-    }
-    body = zipped.length ? [...now_, "", ...zipped] : now_;
-    hidden = left.hidden + right.hidden;
-  } else {
-    const below = stack([
-      qualityPanel(state, width, paint),
-      serverPanel(state, paint),
-      typePanel(state, width, paint),
-      histogramPanel(state, width, paint),
-    ], rest);
-    body = below.lines.length ? [...now_, "", ...below.lines] : now_;
-    hidden = below.hidden;
+  let below = panelsBelow(state, width, rest, paint);
+  if (below.hidden > 0) {
+    below = panelsBelow(state, width, rest - 1, paint);
+    const n = below.hidden;
+    const note = paint(`${n} panel${n === 1 ? "" : "s"} hidden: enlarge the terminal`, "dim");
+    below.lines.push(...Array(Math.max(0, rest - 1 - below.lines.length)).fill(""), note);
   }
+  const body = below.lines.length && rest > 0 ? [...now_, "", ...below.lines] : now_;
   while (body.length < bodyRows) body.push("");
-  const more = hidden
-    ? ` · ${hidden} panel${hidden === 1 ? "" : "s"} hidden (enlarge the terminal)`
-    : "";
-  const footer = paint(
-    `Ctrl+R reset · Ctrl+C quit${more} · data: ${clean(state.meta.attribution)}`,
-    "dim",
-  );
   return [
     header(state, now, width, paint),
     bannerLine(state, now, paint),
     ...body.slice(0, bodyRows),
-    footer,
+    ...footer,
   ].map((line) => clip(line.trimEnd(), width));
 }

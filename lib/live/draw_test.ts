@@ -155,6 +155,7 @@ Deno.test("`drawLive()` shows every panel, the figures and the dataset credit at
     ]
   ) assert.ok(text.includes(expected), `missing ${JSON.stringify(expected)} in\n${text}`);
   assert.match(lines.at(-1) ?? "", /^Ctrl\+R reset · Ctrl\+C quit · data: Typed Decisions/);
+  assert.ok(!text.includes("hidden"), "everything fits at 120×40");
 });
 
 Deno.test("`drawLive()` raises the confident-mistake banner until it expires", () => {
@@ -209,7 +210,25 @@ Deno.test("`drawLive()` leaves out panels that do not fit the height and says so
   const lines = drawLive(busyState(), { columns: 80, rows: 16 }, { now: 31_500 });
   assert.ok(lines.some((l) => l.includes("── now")));
   assert.ok(!lines.some((l) => l.includes("── confidence")));
-  assert.match(lines.at(-1) ?? "", /panels hidden \(enlarge the terminal\)/);
+  assert.match(lines.at(-3) ?? "", /^\d panels hidden: enlarge the terminal$/);
+});
+
+Deno.test("`drawLive()` keeps the whole dataset credit on a narrow terminal", async (t) => {
+  await t.step("one footer line when keys and credit fit", () => {
+    const lines = drawLive(busyState(), { columns: 140, rows: 40 }, { now: 31_500 });
+    assert.equal(
+      lines.at(-1),
+      "Ctrl+R reset · Ctrl+C quit · data: Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)",
+    );
+  });
+  await t.step("two footer lines at 80 columns", () => {
+    const lines = drawLive(busyState(), { columns: 80, rows: 24 }, { now: 31_500 });
+    assert.equal(
+      lines.at(-2),
+      "data: Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)",
+    );
+    assert.equal(lines.at(-1), "Ctrl+R reset · Ctrl+C quit");
+  });
 });
 
 Deno.test("`drawLive()` keeps escape characters from a server message off the screen", () => {
