@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { predictorNames, runBenchmark, validateWorkflow } from "../mod.ts";
+
+const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run"];
+
+interface Output {
+  output_type: string;
+  name?: string;
+  ename?: string;
+  evalue?: string;
+  text?: string | string[];
+  data?: Record<string, string | string[]>;
+}
+
+function text(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join("") : value ?? "";
+}
+
+async function jupyterAvailable(): Promise<boolean> {
+  try {
+    const { success } = await new Deno.Command("jupyter", {
+      args: ["nbconvert", "--version"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return success;
+  } catch {
+    return false;
+  }
+}
+
+async function listing(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
+
+async function execute(
+  name: string,
+  outDir: string,
+  env: Record<string, string>,
+): Promise<Output[]> {
+  const result = await new Deno.Command("jupyter", {
+    args: [
+      "nbconvert",
+      "--to",
+      "notebook",
+      "--execute",
+      "--ExecutePreprocessor.kernel_name=deno",
+      "--ExecutePreprocessor.timeout=600",
+      "--output-dir",
+      outDir,
+      `notebooks/${name}.ipynb`,
+    ],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(result.stderr);
+  assert.ok(result.success, `${name}.ipynb failed to execute:\n${stderr.slice(-3000)}`);
+  const notebook = JSON.parse(await Deno.readTextFile(join(outDir, `${name}.ipynb`)));
+  return notebook.cells.flatMap((cell: { outputs?: Output[] }) => cell.outputs ?? []);
+}
+
+Deno.test({
+  name: "every notebook executes top to bottom without an error output and draws a chart",
+  async fn(t) {
+    assert.ok(
+      await jupyterAvailable(),
+      "jupyter nbconvert is missing: run `bash scripts/test_deps.sh` (or `deno task test`), which installs it and the Deno kernel",
+    );
+    const before = await listing("notebooks");
+    // One stored run, read by two notebooks; the third finds no run and benchmarks on its own.
+    const runDir = await Deno.makeTempDir({ prefix: "decibench-notebook-test-" });
+    const predictor = predictorNames().includes("fitted") ? "fitted" : "uniform";
+    await runBenchmark(
+      validateWorkflow({ name: "notebooks", endpoint: { reference: { predictor } } }, "test"),
+      { outDir: runDir },
+    );
+    const emptyRuns = await Deno.makeTempDir();
+    for (const name of NOTEBOOKS) {
+      await t.step(name, async () => {
+        const outDir = await Deno.makeTempDir();
+        const env: Record<string, string> = name === "explore_run"
+          ? { DECIBENCH_RUNS_DIR: emptyRuns }
+          : { DECIBENCH_RUN_DIR: runDir };
+        const outputs = await execute(name, outDir, env);
+        const errors = outputs.filter((o) =>
+          o.output_type === "error" || (o.output_type === "stream" && o.name === "stderr")
+        );
+        assert.deepEqual(
+          errors.map((o) => `${o.ename ?? o.name}: ${o.evalue ?? text(o.text)}`),
+          [],
+          `${name} wrote error output`,
+        );
+        const charts = outputs.filter((o) => text(o.data?.["text/html"]).includes("<svg"));
+        assert.ok(charts.length > 0, `${name} drew no chart`);
+        if (name === "explore_run") {
+          const said = outputs.map((o) => text(o.text)).join("");
+          assert.match(said, /No stored run: benchmarked the reference server/);
+        }
+      });
+    }
+    assert.deepEqual(await listing("notebooks"), before, "notebooks must not write into the repo");
+  },
+});
