@@ -533,3 +533,47 @@ Deno.test("workflows/audit.ts audits its synthetic transcripts against the refer
   const recommended = result.records.filter((x) => x.set === "recommended");
   assert.equal(recommended.length, 17);
 });
+
+Deno.test("runAudit() stops at Ctrl+C, saves what it judged, and resume finishes the rest", async () => {
+  const dir = await Deno.makeTempDir();
+  await using judge = await startReferenceServer({ predictor: scriptedJudge() });
+  const transcripts = await writeTranscripts(
+    dir,
+    ["a", "b", "c", "d"].map((id) => item(id, "judge: yes=0.7 no=0.2 unclear=0.1")),
+  );
+  const out = join(dir, "out");
+  const controller = new AbortController();
+  const first = await runAudit(auditWorkflow(transcripts), {
+    baseUrl: judge.url,
+    outDir: out,
+    env: noEnv,
+    signal: controller.signal,
+    onEvent: (event) => {
+      if (event.event === "audit_result" && event.item === "b") controller.abort();
+    },
+  });
+  assert.equal(first.meta.status, "interrupted");
+  assert.deepEqual(first.records.map((r) => r.item), ["a", "b"]);
+  // A resume interrupted at once keeps the saved verdicts it did not reach.
+  const stopped = new AbortController();
+  stopped.abort();
+  await runAudit(auditWorkflow(transcripts), {
+    baseUrl: judge.url,
+    resume: out,
+    env: noEnv,
+    signal: stopped.signal,
+  });
+  const second = await runAudit(auditWorkflow(transcripts), {
+    baseUrl: judge.url,
+    resume: out,
+    env: noEnv,
+  });
+  assert.equal(second.meta.status, "completed");
+  assert.deepEqual(second.records.map((r) => [r.item, r.saved]), [
+    ["a", true],
+    ["b", true],
+    ["c", false],
+    ["d", false],
+  ]);
+  assert.equal(judge.stats().decisionRequests, 4);
+});

@@ -202,10 +202,13 @@ export async function runAudit(
       finished_at: new Date().toISOString(),
       counts: auditCounts(records),
     };
-    await writeAtomic(
-      join(dir, "audit.jsonl"),
-      records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : ""),
-    );
+    // An interrupted audit keeps the saved verdicts it did not reach, so a later resume reuses them.
+    const done = new Set(records.map((r) => keyOf(r.item, r.check_id)));
+    const kept = interrupted && saved
+      ? [...saved.records].filter(([key]) => !done.has(key)).map(([, r]) => r)
+      : [];
+    const lines = [...records, ...kept].map((r) => JSON.stringify(r));
+    await writeAtomic(join(dir, "audit.jsonl"), lines.join("\n") + (lines.length ? "\n" : ""));
     await writeAtomic(join(dir, "audit.md"), auditMarkdown(final, records));
     await writeAtomic(join(dir, "audit.json"), JSON.stringify(final, null, 2) + "\n");
     options.onEvent?.({ event: "audit_summary", dir, status: final.status, counts: final.counts });
