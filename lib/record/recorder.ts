@@ -15,6 +15,8 @@ export class RunRecorder {
   #encoder = new TextEncoder();
 
   /**
+   * A recorder for one run directory; nothing is written until `open`.
+   *
    * @param dir The run directory (created by `open`).
    */
   constructor(dir: string) {
@@ -42,18 +44,26 @@ export class RunRecorder {
   }
 
   /**
-   * Appends one case's decisions in one write, so a crash never leaves half a case.
+   * Appends one case's decisions in one write straight to the file (no buffer in the process), so
+   * a crash or Ctrl+C right after loses nothing answered; a torn last line is skipped on reading.
    *
    * @param records The case's decisions.
+   * @returns Resolves once the bytes are written; rejects when the recorder is not open or the
+   *   write fails (a full disk).
    */
-  async append(records: readonly DecisionRecord[]): Promise<void> {
-    if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
-    const text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
-    const bytes = this.#encoder.encode(text);
-    // One synchronous write per case: cheaper than an async op, and the case is on disk
-    // before the next one is scored.
-    let written = 0;
-    while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
+  append(records: readonly DecisionRecord[]): Promise<void> {
+    try {
+      if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
+      const text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+      const bytes = this.#encoder.encode(text);
+      // One synchronous write per case: cheaper than an async op, and the case is on disk
+      // before the next one is scored.
+      let written = 0;
+      while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

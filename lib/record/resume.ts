@@ -97,6 +97,8 @@ export class ResumeMismatchError extends Error {
   readonly differences: readonly SpecDifference[];
 
   /**
+   * The refusal, its message listing every difference with the recorded and current values.
+   *
    * @param dir The run directory.
    * @param differences What differs (at least one).
    */

@@ -6,7 +6,8 @@
  * Tables: `runs` (id, fingerprint, workflow, endpoint identity, engine, model, dataset and
  * revision, status, headline metrics, summary and spec as JSON, started/finished, directory) and
  * `decisions` (run id plus every `decisions.jsonl` field; distributions as JSON text, booleans as
- * 0/1, the error as `error_kind` and `error_message`).
+ * 0/1, the error as `error_kind` and `error_message`, any other field of the record as JSON in
+ * `extra`).
  *
  * @example
  * ```ts
@@ -85,6 +86,7 @@ CREATE TABLE IF NOT EXISTS decisions (
   error_message TEXT,
   native TEXT,
   warnings TEXT,
+  extra TEXT,
   PRIMARY KEY (run_id, endpoint, case_id, question)
 );
 CREATE INDEX IF NOT EXISTS decisions_by_case ON decisions (case_id, question);
@@ -230,8 +232,8 @@ export function indexRun(
     const insert = db.prepare(
       `INSERT INTO decisions (run_id, endpoint, case_id, workflow, question, type, predicted,
         answer, confidence, gold, gold_probabilities, correct, kl, brier, latency_ms, attempts,
-        input_tokens, calibrated, error_kind, error_message, native, warnings)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        input_tokens, calibrated, error_kind, error_message, native, warnings, extra)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, endpoint, case_id, question) DO UPDATE SET workflow = excluded.workflow,
         type = excluded.type, predicted = excluded.predicted, answer = excluded.answer,
         confidence = excluded.confidence, gold = excluded.gold,
@@ -240,7 +242,7 @@ export function indexRun(
         attempts = excluded.attempts, input_tokens = excluded.input_tokens,
         calibrated = excluded.calibrated, error_kind = excluded.error_kind,
         error_message = excluded.error_message, native = excluded.native,
-        warnings = excluded.warnings`,
+        warnings = excluded.warnings, extra = excluded.extra`,
     );
     for (const r of records) {
       const values: SQLInputValue[] = [
@@ -266,6 +268,7 @@ export function indexRun(
         r.error?.message ?? null,
         json(r.native),
         json(r.warnings),
+        extraFields(r),
       ];
       insert.run(...values);
     }
@@ -274,6 +277,35 @@ export function indexRun(
     db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/** Record fields that have their own column. */
+const COLUMN_FIELDS: ReadonlySet<string> = new Set([
+  "case",
+  "workflow",
+  "question",
+  "type",
+  "predicted",
+  "answer",
+  "confidence",
+  "gold",
+  "gold_probabilities",
+  "correct",
+  "kl",
+  "brier",
+  "latency_ms",
+  "attempts",
+  "input_tokens",
+  "calibrated",
+  "error",
+  "native",
+  "warnings",
+  "endpoint",
+]);
+
+function extraFields(r: DecisionRecord): string | null {
+  const extra = Object.entries(r).filter(([k, v]) => !COLUMN_FIELDS.has(k) && v !== undefined);
+  return extra.length ? JSON.stringify(Object.fromEntries(extra)) : null;
 }
 
 /** A run as the index lists it. */
@@ -413,6 +445,7 @@ export function runDecisions(index: RunIndex, runId: string): DecisionRecord[] {
     if (r.native !== null) record.native = JSON.parse(String(r.native));
     if (r.warnings !== null) record.warnings = JSON.parse(String(r.warnings));
     if (r.endpoint !== "") record.endpoint = String(r.endpoint);
+    if (r.extra !== null) Object.assign(record, JSON.parse(String(r.extra)));
     return record;
   });
 }

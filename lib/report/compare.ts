@@ -130,6 +130,6 @@ export function compareRuns(
     dataset: sa.dataset,
     revision: sa.revision,
     differences,
-    paired: pairedComparison(sharedA, sharedB, bootstrap),
+    paired: pairedComparison(a.records, b.records, bootstrap),
   };
 }

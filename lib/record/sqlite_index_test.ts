@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { errored, record, runJson, spec } from "../../tests/records_fixtures.ts";
+import type { DecisionRecord } from "./schemas.ts";
+import { indexRun, listRuns, openIndex, runDecisions } from "./sqlite_index.ts";
+
+Deno.test("`indexRun()` stores a run and its decisions, and `runDecisions()` returns them unchanged", () => {
+  const index = openIndex(":memory:");
+  try {
+    const records = [
+      record({ case: "c1", question: "q1", native: { raw: [1, 2] }, warnings: ["w"] }),
+      errored({ case: "c1", question: "q2", endpoint: "b" }),
+      record({ case: "c2", question: "q1", calibrated: false }),
+      // A field this index version has no column for survives as JSON.
+      { ...record({ case: "c2", question: "q2" }), future_field: { a: 1 } } as DecisionRecord,
+    ];
+    const run = runJson(records);
+    indexRun(index, run, records, { dir: "runs/x" });
+    assert.deepEqual(runDecisions(index, run.id), records);
+    const [row] = listRuns(index);
+    assert.equal(row?.id, run.id);
+    assert.equal(row?.decisions, 4);
+    assert.equal(row?.dir, "runs/x");
+    assert.equal(row?.accuracy, 3 / 4);
+    assert.equal(row?.revision, run.spec.revision);
+    assert.deepEqual(row?.summary, run.summary);
+    assert.deepEqual(runDecisions(index, "unknown"), []);
+  } finally {
+    index.close();
+  }
+});
+
+Deno.test("`indexRun()` on a run already indexed replaces its rows (no duplicates after a resume)", () => {
+  const index = openIndex(":memory:");
+  try {
+    const first = [record({ case: "c1" }), errored({ case: "c2" })];
+    indexRun(index, runJson(first, { status: "interrupted" }), first);
+    const second = [record({ case: "c1" }), record({ case: "c2" })];
+    indexRun(index, runJson(second), second);
+    const runs = listRuns(index);
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0]?.status, "completed");
+    assert.deepEqual(runDecisions(index, runs[0]!.id), second);
+  } finally {
+    index.close();
+  }
+});
+
+Deno.test("`listRuns()` filters by fingerprint, workflow and status, newest first", () => {
+  const index = openIndex(":memory:");
+  try {
+    const r = [record()];
+    indexRun(index, runJson(r, { id: "old", started_at: "2026-01-01T00:00:00Z" }), r);
+    indexRun(
+      index,
+      runJson(r, {
+        id: "new",
+        started_at: "2026-02-01T00:00:00Z",
+        status: "incomplete",
+        spec: spec({ fingerprint: "ffffffffffffffff", workflow: "other" }),
+      }),
+      r,
+    );
+    assert.deepEqual(listRuns(index).map((x) => x.id), ["new", "old"]);
+    assert.deepEqual(listRuns(index, { fingerprint: "ffffffffffffffff" }).map((x) => x.id), [
+      "new",
+    ]);
+    assert.deepEqual(listRuns(index, { workflow: "w" }).map((x) => x.id), ["old"]);
+    assert.deepEqual(listRuns(index, { status: "incomplete" }).map((x) => x.id), ["new"]);
+  } finally {
+    index.close();
+  }
+});
+
+Deno.test("`openIndex()` creates the parent directory and reopens an existing file", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const path = `${tmp}/nested/runs.db`;
+    const r = [record()];
+    const index = openIndex(path);
+    indexRun(index, runJson(r), r);
+    index.close();
+    const again = openIndex(path, { readOnly: true });
+    assert.equal(listRuns(again).length, 1);
+    again.close();
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
