@@ -229,3 +229,36 @@ Deno.test("`bench` whose server dies ends `incomplete` with what was answered, a
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("`bench` killed outright (SIGKILL) leaves whole cases on disk, and `--resume` completes the run", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "decibench-crash-" });
+  await using server = await startReferenceServer({ predictor: "oracle", latencyMs: 20 });
+  try {
+    const workflow = await writeWorkflow(tmp);
+    const dir = `${tmp}/run`;
+    const common = ["--base-url", server.url, "--limit", "60", "--db", `${tmp}/index.db`, "--json"];
+    const crashed = await benchUntil(
+      [workflow, ...common, "--out", dir],
+      10,
+      (child) => child.kill("SIGKILL"),
+    );
+    assert.notEqual(crashed.code, 0);
+    assert.equal((await readRunJson(dir)).status, "running", "no chance to write the end");
+    const onDisk = await decisionsWithoutLatency(dir);
+    assert.ok(onDisk.length >= 50 && onDisk.length % 5 === 0, `${onDisk.length} decisions`);
+    const resumed = await runScript("bench.ts", [workflow, ...common, "--resume", dir]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(events(resumed.lines)[0]?.resumed, onDisk.length / 5);
+    const final = await readRunJson(dir);
+    assert.equal(final.status, "completed");
+    const decisions = await decisionsWithoutLatency(dir);
+    assert.equal(decisions.length, 300);
+    assert.equal(
+      new Set(decisions.map((d) => `${d.case}/${d.question}`)).size,
+      300,
+      "no duplicate",
+    );
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
