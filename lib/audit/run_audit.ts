@@ -136,7 +136,7 @@ export async function runAudit(
       ? relative(Deno.cwd(), join(dirname(resolve(options.workflowFile)), audits.transcripts))
       : audits.transcripts);
   const { items, text } = await readTranscripts(transcriptsPath);
-  checkVerdicts(items, audits.checks, transcriptsPath);
+  checkVerdicts(items, audits.checks, { file: transcriptsPath });
   const checks = selectChecks(audits.checks, set);
   const hashes = new Map<string, string>();
   for (const check of checks) hashes.set(check.id, await questionSha256(check));

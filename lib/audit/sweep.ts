@@ -92,9 +92,19 @@ export interface ThresholdSweepOptions {
   confidence?: number;
 }
 
-/** The default bars: 0 to 1 in steps of 0.01. */
+/**
+ * The default bars: 0 to 1 in steps of 0.01.
+ *
+ * @returns 101 bars, ascending (each computed as i/100).
+ */
 export function defaultThresholds(): number[] {
   return Array.from({ length: 101 }, (_, i) => i / 100);
+}
+
+/** Options of {@linkcode metricsAt}. */
+export interface MetricsAtOptions {
+  /** Confidence of the one-sided false-pass bound. @default 0.95 */
+  confidence?: number;
 }
 
 /**
@@ -102,7 +112,7 @@ export function defaultThresholds(): number[] {
  *
  * @param items Labelled items.
  * @param threshold Pass when `p_yes ≥ threshold`.
- * @param confidence Confidence of the false-pass bound.
+ * @param options Confidence of the false-pass bound.
  * @returns Counts and rates.
  * @example
  * ```ts
@@ -122,8 +132,9 @@ export function defaultThresholds(): number[] {
 export function metricsAt(
   items: readonly LabelledItem[],
   threshold: number,
-  confidence = 0.95,
+  options: MetricsAtOptions = {},
 ): SweepMetrics {
+  const confidence = options.confidence ?? 0.95;
   let positives = 0;
   let falsePasses = 0;
   let falseFails = 0;
@@ -178,8 +189,8 @@ function sweepLane(
 ): LaneSweep {
   const curve = thresholds.map((threshold) => ({
     threshold,
-    select: metricsAt(halves.select, threshold, confidence),
-    score: metricsAt(halves.score, threshold, confidence),
+    select: metricsAt(halves.select, threshold, { confidence }),
+    score: metricsAt(halves.score, threshold, { confidence }),
   }));
   let best: CurvePoint | null = null;
   if (halves.select.length) {
@@ -203,7 +214,7 @@ function sweepLane(
     chosen: best ? best.threshold : null,
     selected: best ? best.select : null,
     heldOut: best ? best.score : null,
-    atDefault: metricsAt(halves.score, defaultThreshold, confidence),
+    atDefault: metricsAt(halves.score, defaultThreshold, { confidence }),
     curve,
   };
 }

@@ -95,20 +95,27 @@ export async function readTranscripts(
   return { items: parseTranscripts(text, path), text };
 }
 
+/** Options of {@linkcode checkVerdicts}. */
+export interface CheckVerdictsOptions {
+  /** The transcript file's name, for messages. @default "transcripts" */
+  file?: string;
+}
+
 /**
  * Checks every verdict against the workflow's checks: it must name a check (by id without the
  * version suffix) and be one of that check's options other than `unclear`.
  *
  * @param items The transcript items.
  * @param checks Every check of the workflow (not only the selected set).
- * @param file The file name, for messages.
+ * @param options The file name for messages.
  * @throws {TypeError} Naming the item, the check and the fix.
  */
 export function checkVerdicts(
   items: readonly Transcript[],
   checks: readonly AuditCheck[],
-  file: string,
+  options: CheckVerdictsOptions = {},
 ): void {
+  const file = options.file ?? "transcripts";
   const byName = new Map(checks.map((c) => [checkName(c.id), c]));
   for (const item of items) {
     for (const [name, verdict] of Object.entries(item.verdicts)) {

@@ -40,29 +40,32 @@ Deno.test("parseTranscripts() names the line and field of a bad item", async (t)
 
 Deno.test("checkVerdicts() keys verdicts by check name and checks the option", async (t) => {
   await t.step("a verdict for the check's name is accepted", () => {
-    checkVerdicts(parseTranscripts(line(good), "f"), [check], "f");
+    checkVerdicts(parseTranscripts(line(good), "f"), [check], { file: "f" });
   });
   await t.step("an unknown check name is refused", () => {
     const items = parseTranscripts(line({ ...good, verdicts: { "done-claim-v3": "claims" } }), "f");
-    assert.throws(() => checkVerdicts(items, [check], "f"), /names no check.*"done-claim"/);
+    assert.throws(
+      () => checkVerdicts(items, [check], { file: "f" }),
+      /names no check.*"done-claim"/,
+    );
   });
   await t.step("a verdict that is not an option is refused", () => {
     const items = parseTranscripts(line({ ...good, verdicts: { "done-claim": "maybe" } }), "f");
     assert.throws(
-      () => checkVerdicts(items, [check], "f"),
+      () => checkVerdicts(items, [check], { file: "f" }),
       /"maybe".*not one of "claims", "no_claim"/,
     );
   });
   await t.step("unclear is never a deterministic verdict", () => {
     const items = parseTranscripts(line({ ...good, verdicts: { "done-claim": "unclear" } }), "f");
-    assert.throws(() => checkVerdicts(items, [check], "f"), TypeError);
+    assert.throws(() => checkVerdicts(items, [check], { file: "f" }), TypeError);
   });
   await t.step("an inherited property name is not an option", () => {
     const items = parseTranscripts(
       line({ ...good, verdicts: { "done-claim": "constructor" } }),
       "f",
     );
-    assert.throws(() => checkVerdicts(items, [check], "f"), TypeError);
+    assert.throws(() => checkVerdicts(items, [check], { file: "f" }), TypeError);
   });
 });
 

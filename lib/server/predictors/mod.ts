@@ -1,7 +1,8 @@
 /**
  * The built-in predictors of the reference server, registered under their names when this module
  * is imported: `uniform`, `oracle` (over the verified vendored test split), `prior` (the train
- * split's mean gold distributions) and `fitted` (the vendored model trained on the train split).
+ * split's mean gold distributions), `fitted` (the vendored model trained on the train split) and
+ * `judge` (transparent lexical rules answering arbitrary questions, for audits).
  *
  * @module
  */
