@@ -5,7 +5,7 @@
  */
 import type { Question } from "../dataset/schemas.ts";
 import type { ErrorKind } from "../record/schemas.ts";
-import type { Engine, EngineReply, EngineRequest } from "./engine.ts";
+import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
 import { send } from "./transport.ts";
 
@@ -80,6 +80,7 @@ export async function askCase(
         ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(signal !== undefined ? { signal } : {}),
+        ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
       };
       const result = await send(request, sendOptions);
       latencyMs = result.latencyMs;
@@ -108,5 +109,42 @@ export async function askCase(
         latencyMs,
       };
     }
+  }
+}
+
+/**
+ * Builds a case's request, turning a limit the engine cannot meet (a `RangeError` from
+ * `engine.build`, e.g. a state over pcdServer's 64 KiB context) into the case's outcome: error
+ * kind `limit`, no attempt made, nothing sent and nothing truncated.
+ *
+ * @param engine The engine.
+ * @param input The case's state, questions, model and state encoding.
+ * @returns The request to send, or the `limit` outcome to record.
+ * @throws {Error} Whatever else `build` throws (a bug, not a limit).
+ * @example
+ * ```ts
+ * import { tryBuild } from "./ask.ts";
+ * import { pcdEngine } from "./pcd.ts";
+ * const built = tryBuild(pcdEngine("http://127.0.0.1:8080"), {
+ *   state: "x".repeat(70_000),
+ *   questions: { ok: { type: "noul", instructions: "Fine?" } },
+ *   model: "default",
+ *   stateEncoding: "json",
+ * });
+ * if (!("error" in built) || built.error?.kind !== "limit") throw new Error("expected a limit");
+ * ```
+ */
+export function tryBuild(engine: Engine, input: BuildInput): EngineRequest | CaseOutcome {
+  try {
+    return engine.build(input);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return {
+      reply: null,
+      error: { kind: "limit", message: error.message },
+      fatal: false,
+      attempts: 0,
+      latencyMs: null,
+    };
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Question, QuestionType } from "../dataset/schemas.ts";
+import type { ErrorKind } from "../record/schemas.ts";
 
 /** One answer in the shape every engine returns. */
 export interface NormalizedAnswer {
@@ -78,8 +79,20 @@ export interface Engine {
    */
   parse(body: string, questions: Record<string, Question>): EngineReply;
   /**
-   * Reads an error body for a non-2xx status when the envelope is engine-specific (optional).
-   * Returns a short message or undefined.
+   * Reads a non-2xx reply whose envelope is engine-specific (optional): the error kind its codes
+   * mean, its message, and whether retrying can help. Undefined leaves the status-based defaults.
    */
-  errorMessage?(status: number, body: string): string | undefined;
+  classifyError?(status: number, body: string): EngineErrorInfo | undefined;
+}
+
+/** What an engine reads from an error reply its envelope defines. */
+export interface EngineErrorInfo {
+  /** Error kind to record instead of the one the HTTP status gives. */
+  kind?: ErrorKind;
+  /** The server's message (the transport redacts and clips it). */
+  message?: string;
+  /** Whether another attempt may succeed, instead of what the kind says. */
+  transient?: boolean;
+  /** True when no further request can succeed either (an allocation used up): the run stops. */
+  fatal?: boolean;
 }

@@ -29,31 +29,45 @@ export class EndpointError extends Error {
   /** Delay the server asked for (`Retry-After`), in ms, or null. */
   readonly retryAfterMs: number | null;
 
+  readonly #transient: boolean | undefined;
+  readonly #fatal: boolean | undefined;
+
   /**
+   * Creates an endpoint error.
+   *
    * @param kind Error kind.
    * @param message Human message (credentials already redacted).
-   * @param options Status and Retry-After delay.
+   * @param options Status, Retry-After delay, and overrides of what the kind says about retrying
+   *   (`transient`) and stopping the run (`fatal`), for envelopes whose codes say more than the
+   *   status (a used-up allocation answered with 429).
    */
   constructor(
     kind: ErrorKind,
     message: string,
-    options: { status?: number | null; retryAfterMs?: number | null } = {},
+    options: {
+      status?: number | null;
+      retryAfterMs?: number | null;
+      transient?: boolean | undefined;
+      fatal?: boolean | undefined;
+    } = {},
   ) {
     super(message);
     this.name = "EndpointError";
     this.kind = kind;
     this.status = options.status ?? null;
     this.retryAfterMs = options.retryAfterMs ?? null;
+    this.#transient = options.transient;
+    this.#fatal = options.fatal;
   }
 
   /** True when another attempt may succeed. */
   get transient(): boolean {
-    return TRANSIENT.has(this.kind);
+    return this.#transient ?? (TRANSIENT.has(this.kind) && this.#fatal !== true);
   }
 
-  /** True when the run cannot go on (unsupported endpoint, authentication). */
+  /** True when the run cannot go on (unsupported endpoint, authentication, allocation used up). */
   get fatal(): boolean {
-    return FATAL.has(this.kind);
+    return this.#fatal ?? FATAL.has(this.kind);
   }
 }
 
@@ -63,6 +77,8 @@ export class AnswerValidationError extends Error {
   readonly issues: string[];
 
   /**
+   * Creates an answer validation error.
+   *
    * @param issues The problems found (at least one).
    */
   constructor(issues: string[]) {

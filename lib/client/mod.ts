@@ -13,3 +13,7 @@ export * from "./ask.ts";
 export * from "./pool.ts";
 export * from "./url.ts";
 export * from "./redact.ts";
+export * from "./pcd.ts";
+export * from "./pcd_translate.ts";
+export * from "./clef.ts";
+export * from "./ollama.ts";

@@ -42,6 +42,7 @@ function isProbability(v: unknown): v is number {
  * @param value The value received.
  * @param options The option keys asked.
  * @param issues Problems are pushed here.
+ * @param tolerance Largest accepted |sum − 1| (wider only for providers that round).
  * @returns The distribution in option order, or null when invalid.
  */
 export function checkDistribution(
@@ -49,6 +50,7 @@ export function checkDistribution(
   value: unknown,
   options: readonly string[],
   issues: string[],
+  tolerance: number = SUM_TOLERANCE,
 ): Record<string, number> | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     issues.push(`${where}: expected an object of probabilities`);
@@ -74,8 +76,8 @@ export function checkDistribution(
     out[k] = p;
     sum += p;
   }
-  if (issues.length === before && Math.abs(sum - 1) > SUM_TOLERANCE) {
-    issues.push(`${where}: probabilities sum to ${sum.toFixed(6)}, not 1 ± ${SUM_TOLERANCE}`);
+  if (issues.length === before && Math.abs(sum - 1) > tolerance) {
+    issues.push(`${where}: probabilities sum to ${sum.toFixed(6)}, not 1 ± ${tolerance}`);
   }
   return issues.length === before ? out : null;
 }
@@ -90,11 +92,34 @@ function topProbability(dist: Record<string, number>): number {
   return Math.max(...Object.values(dist));
 }
 
+/** Options of {@linkcode parseSystemOneReply}. */
+export interface ParseSystemOneOptions {
+  /**
+   * Decimals the provider rounds probabilities to (Cloudflare: 4). Each option's rounding may
+   * move the sum by half a unit in the last place, so the sum tolerance widens by that much per
+   * option; nothing is renormalised.
+   * @default undefined (not rounded: 1 ± 1e-3)
+   */
+  decimals?: number;
+}
+
+/**
+ * The sum tolerance for a distribution over `n` options rounded to `decimals` places.
+ *
+ * @param n Number of options.
+ * @param decimals Decimals, or undefined when not rounded.
+ * @returns 1e-3 plus n half-units in the last place.
+ */
+export function sumTolerance(n: number, decimals?: number): number {
+  return decimals === undefined ? SUM_TOLERANCE : SUM_TOLERANCE + n * 0.5 * 10 ** -decimals;
+}
+
 function parseAnswer(
   name: string,
   raw: unknown,
   question: Question,
   issues: string[],
+  decimals: number | undefined,
 ): NormalizedAnswer | null {
   const where = `answers.${name}`;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -120,11 +145,13 @@ function parseAnswer(
     }
     probabilities = { true: p, false: 1 - p };
   } else {
+    const options = optionsOf(question);
     probabilities = checkDistribution(
       `${where}.probabilities`,
       answer.probabilities,
-      optionsOf(question),
+      options,
       issues,
+      sumTolerance(options.length, decimals),
     );
     if (!probabilities) return null;
   }
@@ -177,12 +204,14 @@ function strictEnvelope(body: unknown): SystemOneReply {
  *
  * @param body The parsed JSON reply.
  * @param questions The questions asked.
+ * @param options Rounding the provider applies.
  * @returns The normalised reply.
  * @throws {AnswerValidationError} With every problem found.
  */
 export function parseSystemOneReply(
   body: unknown,
   questions: Record<string, Question>,
+  options: ParseSystemOneOptions = {},
 ): EngineReply {
   // Fast path for the common valid envelope; zod explains anything else.
   const reply = looksLikeReply(body) ? body : strictEnvelope(body);
@@ -193,7 +222,7 @@ export function parseSystemOneReply(
       issues.push(`answers.${name}: missing`);
       continue;
     }
-    const parsed = parseAnswer(name, reply.answers[name], question, issues);
+    const parsed = parseAnswer(name, reply.answers[name], question, issues, options.decimals);
     if (parsed) answers[name] = parsed;
   }
   if (issues.length) throw new AnswerValidationError(issues);

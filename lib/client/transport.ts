@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EngineRequest } from "./engine.ts";
+import type { EngineErrorInfo, EngineRequest } from "./engine.ts";
 import { EndpointError, kindForStatus } from "./errors.ts";
 import { redact, safeUrl } from "./redact.ts";
 
@@ -16,6 +16,11 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Caller's abort signal (Ctrl+C). @default undefined */
   signal?: AbortSignal;
+  /**
+   * Reads an engine-specific error envelope (`Engine.classifyError`): kind, message, retry.
+   * @default undefined (kind from the HTTP status, message from `error.message`, `errors[0].message` or `message`)
+   */
+  classifyError?: (status: number, body: string) => EngineErrorInfo | undefined;
 }
 
 /** A 2xx response. */
@@ -92,19 +97,29 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   }
   const latencyMs = performance.now() - started;
   if (response.ok) return { status: response.status, body, latencyMs };
-  const kind = kindForStatus(response.status);
-  const quoted = redact(errorText(body), [apiKey]).slice(0, 200);
+  const info = options.classifyError?.(response.status, body);
+  // 402: the account has no credit left (OpenRouter); no later request can succeed either.
+  const noCredit = response.status === 402 && info?.kind === undefined;
+  const kind = info?.kind ?? (noCredit ? "rate_limited" : kindForStatus(response.status));
+  const quoted = redact(info?.message ?? errorText(body), [apiKey]).slice(0, 200);
   let message = `HTTP ${response.status} from "${where}": ${quoted}`;
-  if (kind === "unsupported_endpoint") {
-    message = `Cannot benchmark "${where}": the server does not serve decision models ` +
-      `(HTTP ${response.status}); llama.cpp's llama-server exposes /v1/systemone from b11361 ` +
-      `with a decision model loaded — check --base-url and the server version`;
+  if (noCredit) {
+    message = `Cannot continue with "${where}" (HTTP 402): ${quoted}; the account has no credit ` +
+      `left — add credit, then resume the run`;
+  } else if (kind === "unsupported_endpoint") {
+    message = info?.message !== undefined
+      ? `Cannot benchmark "${where}" (HTTP ${response.status}): ${quoted}`
+      : `Cannot benchmark "${where}": the server does not serve decision models ` +
+        `(HTTP ${response.status}); llama.cpp's llama-server exposes /v1/systemone from b11361 ` +
+        `with a decision model loaded — check --base-url and the server version`;
   } else if (kind === "authentication") {
     message = `Cannot authenticate to "${where}" (HTTP ${response.status}): ${quoted}; set the ` +
       `API key in the environment variable the workflow names in endpoint.apiKeyEnv`;
   }
   throw new EndpointError(kind, message, {
     status: response.status,
+    transient: info?.transient,
+    fatal: noCredit ? true : info?.fatal,
     retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
   });
 }

@@ -65,6 +65,10 @@ export function decisionRecords(
     if (answer?.native) record.native = answer.native;
     if (answer?.warnings?.length) record.warnings = answer.warnings;
     if (options.endpoint !== undefined) record.endpoint = options.endpoint;
+    const reply = outcome.reply;
+    if (reply?.responseId !== undefined) record.response_id = reply.responseId;
+    if (reply?.provider !== undefined) record.provider = reply.provider;
+    if (reply?.cost !== undefined) record.cost = reply.cost;
     out.push(record);
   }
   return out;

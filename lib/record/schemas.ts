@@ -64,6 +64,12 @@ export const DecisionRecordSchema = z.object({
   warnings: z.array(z.string()).optional(),
   /** Endpoint name when a workflow lists several. */
   endpoint: z.string().optional(),
+  /** The provider's response id for the case's request (OpenRouter's `id`), when reported. */
+  response_id: z.string().optional(),
+  /** The relay's upstream provider for the case's request (OpenRouter's `provider`). */
+  provider: z.string().optional(),
+  /** Cost the provider reported for the case's request (repeated on each of its decisions). */
+  cost: z.number().optional(),
 });
 /** One scored decision. */
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;

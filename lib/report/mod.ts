@@ -12,3 +12,4 @@ export * from "./html.ts";
 export * from "./compare.ts";
 export * from "./compare_report.ts";
 export * from "./write.ts";
+export * from "./engines.ts";

@@ -4,13 +4,10 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import {
-  buildAnswers,
-  estimateInputTokens,
-  type SystemOneResponse,
-  type WireAnswer,
-} from "./answers.ts";
+import { type Dialect, llamaDialect } from "./_dialect.ts";
+import { clefDialect } from "./clef.ts";
+import { openRouterDialect } from "./openrouter.ts";
+import { pcdDialect } from "./pcd.ts";
 import {
   checkFaults,
   drawFault,
@@ -22,7 +19,6 @@ import {
 import { createPredictor, type Predictor } from "./predictor.ts";
 import "./predictors/mod.ts";
 import { errorResponse, jsonText, resetResponse } from "./_responses.ts";
-import { formatIssues, SystemOneRequestSchema } from "./schemas.ts";
 import { emptyStats, prometheusText, type ServerStats, snapshotStats } from "./stats.ts";
 
 /** Largest request body accepted (llama-server's default HTTP payload limit is larger; 1 MiB is plenty). */
@@ -132,8 +128,12 @@ const HEADER_FAULTS: ReadonlySet<FaultKind> = new Set([
  * Starts the reference server.
  *
  * Routes: `GET /health` → `{"status":"ok"}`; `POST /v1/systemone` (System One, validated like
- * llama-server); `GET /metrics` (Prometheus text, llama.cpp names). Anything else gets a
- * llama-style 404. Each decision request that passes authentication draws its fault (if any)
+ * llama-server); `GET /metrics` (Prometheus text, llama.cpp names). Emulated hosted envelopes,
+ * so each engine adapter is tested over real HTTP: `POST /v1/pcd/decode` (pcdServer),
+ * `POST /api/v1/systemone` (OpenRouter's relay: `id`, `provider`, `usage.cost`) and
+ * `POST /client/v4/accounts/<id>/ai/run/<model>` or `POST /ai/run/<model>` (Cloudflare's clef,
+ * `{result, success, errors, messages}`); each answers its errors in its own envelope. Anything
+ * else gets a llama-style 404. Each decision request that passes authentication draws its fault (if any)
  * in arrival order from `seed`: transport faults (`http*`, `timeout`, `reset`) replace the
  * answer whatever the body; answer faults (`malformed`, `truncated`, `out_of_range`,
  * `missing_option`) corrupt a valid request's answer. With several requests in flight, the
@@ -267,22 +267,30 @@ function createHandler(config: HandlerConfig): Handler {
     config.expectedAuth === undefined ||
     sameText(request.headers.get("authorization") ?? "", config.expectedAuth);
 
-  const decide = async (request: Request, outcome: { answered: boolean }): Promise<Response> => {
-    if (!authorized(request)) return unauthorized();
-    const fault = drawFault(config.faults, config.seed, arrivals++);
+  const decide = async (
+    request: Request,
+    outcome: { answered: boolean },
+    route: Route,
+  ): Promise<Response> => {
+    const { dialect } = route;
+    if (!authorized(request)) return unauthorized(dialect);
+    const sequence = arrivals++;
+    const fault = drawFault(config.faults, config.seed, sequence);
     if (fault) stats.faults[fault.kind] = (stats.faults[fault.kind] ?? 0) + 1;
     if (config.latencyMs > 0) await sleep(config.latencyMs, released.signal);
 
     const body = await readBody(request, config.maxBodyBytes);
-    if (fault && HEADER_FAULTS.has(fault.kind)) return await transportFault(fault, request);
+    if (fault && HEADER_FAULTS.has(fault.kind)) {
+      return await transportFault(fault, request, dialect);
+    }
     if (body === undefined) {
-      return errorResponse(
+      return dialect.error(
         413,
         `Request body is larger than the server's limit of ${config.maxBodyBytes} bytes`,
       );
     }
     if (body.trim() === "") {
-      return errorResponse(
+      return dialect.error(
         400,
         "Request body is empty: send a JSON object with state and questions",
       );
@@ -291,55 +299,46 @@ function createHandler(config: HandlerConfig): Handler {
     try {
       json = JSON.parse(body);
     } catch (error) {
-      return errorResponse(400, `Request body is not valid JSON: ${errorMessage(error)}`);
+      return dialect.error(400, `Request body is not valid JSON: ${errorMessage(error)}`);
     }
-    const parsed = SystemOneRequestSchema.safeParse(json);
-    if (!parsed.success) return errorResponse(400, formatIssues(parsed.error));
-    const { model, state, questions } = parsed.data;
-
-    let answers: Record<string, WireAnswer>;
-    try {
-      answers = buildAnswers(questions, config.predictor.predict(state, questions));
-    } catch (error) {
-      if (error instanceof RangeError) return errorResponse(400, error.message);
-      throw error;
-    }
-    const inputTokens = estimateInputTokens(state, (json as { questions: unknown }).questions);
+    const result = dialect.answer(json, {
+      predictor: config.predictor,
+      defaultModel,
+      fault: fault?.kind,
+      routeModel: route.model,
+      sequence,
+    });
+    if (!result.ok) return result.response;
     outcome.answered = true;
     stats.answered++;
     stats.decodes++;
     stats.busySlotsTotal += stats.processing;
-    stats.promptTokens += inputTokens;
-    if (fault) corruptAnswers(fault.kind, answers, questions);
-    const reply: SystemOneResponse = {
-      model: model ?? defaultModel,
-      answers,
-      usage: { input_tokens: inputTokens, output_tokens: 0 },
-    };
-    const text = JSON.stringify(reply);
-    if (fault?.kind === "malformed") return jsonText(text.replace('"answers":', '"answers" '));
-    if (fault?.kind === "truncated") return jsonText(text.slice(0, Math.floor(text.length / 2)));
-    return jsonText(text);
+    stats.promptTokens += result.inputTokens;
+    return jsonText(result.text);
   };
 
-  const transportFault = async (fault: Fault, request: Request): Promise<Response> => {
+  const transportFault = async (
+    fault: Fault,
+    request: Request,
+    dialect: Dialect,
+  ): Promise<Response> => {
     switch (fault.kind) {
       case "http500":
-        return errorResponse(500, "Injected fault: internal server error");
+        return dialect.error(500, "Injected fault: internal server error");
       case "http503":
-        return errorResponse(503, "Injected fault: the server is unavailable");
+        return dialect.error(503, "Injected fault: the server is unavailable");
       case "http429":
-        return errorResponse(429, "Injected fault: the decision queue is full, retry later", {
+        return dialect.error(429, "Injected fault: the decision queue is full, retry later", {
           "retry-after": String(fault.retryAfterSeconds ?? 1),
         });
       case "http404":
-        return errorResponse(404, "File Not Found");
+        return dialect.error(404, "File Not Found");
       case "reset":
         return resetResponse(256);
       default: {
         // timeout: hold the request until the client gives up or the server closes.
         await waitForAbort(request.signal, released.signal);
-        return errorResponse(503, "Injected fault: the request timed out");
+        return dialect.error(503, "Injected fault: the request timed out");
       }
     }
   };
@@ -347,11 +346,12 @@ function createHandler(config: HandlerConfig): Handler {
   const handle = async (request: Request): Promise<Response> => {
     stats.requests++;
     const path = pathOf(request.url);
-    if (path === SYSTEMONE_PATH) {
+    const route = routeOf(path);
+    if (route) {
       if (request.method !== "POST") {
-        return errorResponse(
+        return route.dialect.error(
           405,
-          `Method ${request.method} is not allowed: use POST ${SYSTEMONE_PATH}`,
+          `Method ${request.method} is not allowed: use POST ${path}`,
           {
             allow: "POST",
           },
@@ -361,7 +361,7 @@ function createHandler(config: HandlerConfig): Handler {
       stats.processing++;
       const outcome = { answered: false };
       try {
-        return await decide(request, outcome);
+        return await decide(request, outcome, route);
       } finally {
         stats.processing--;
         if (!outcome.answered) stats.refused++;
@@ -388,8 +388,41 @@ function createHandler(config: HandlerConfig): Handler {
   return { handle, release: () => released.abort(), stats };
 }
 
-function unauthorized(): Response {
-  return errorResponse(401, "Invalid API Key", { "www-authenticate": "Bearer" });
+function unauthorized(dialect: Dialect = llamaDialect): Response {
+  return dialect.error(401, "Invalid API Key", { "www-authenticate": "Bearer" });
+}
+
+/** A decision route: its dialect, and the model its URL names (Cloudflare's run route). */
+interface Route {
+  dialect: Dialect;
+  model: string | undefined;
+}
+
+const ROUTES: ReadonlyMap<string, Dialect> = new Map([
+  [SYSTEMONE_PATH, llamaDialect],
+  ["/api/v1/systemone", openRouterDialect],
+  ["/v1/pcd/decode", pcdDialect],
+]);
+
+/** Cloudflare's run route, with or without the account prefix; the model may contain `/`. */
+const CLEF_ROUTE = /^(?:\/client\/v4\/accounts\/[^/]+)?\/ai\/run\/(.+)$/;
+
+/** The decision route a path names, or undefined. */
+function routeOf(path: string): Route | undefined {
+  const dialect = ROUTES.get(path);
+  if (dialect) return { dialect, model: undefined };
+  const match = CLEF_ROUTE.exec(path);
+  if (match) {
+    const raw = match[1] as string;
+    let model = raw;
+    try {
+      model = decodeURIComponent(raw);
+    } catch {
+      // keep the raw text: the route answers "no such model"
+    }
+    return { dialect: clefDialect, model };
+  }
+  return undefined;
 }
 
 function methodNotAllowed(request: Request, allow: string): Response {
@@ -449,31 +482,6 @@ async function readBody(request: Request, limit: number): Promise<string | undef
     offset += chunk.byteLength;
   }
   return new TextDecoder().decode(bytes);
-}
-
-/** Breaks the first question's answer the way the fault says. */
-function corruptAnswers(
-  kind: FaultKind,
-  answers: Record<string, WireAnswer>,
-  questions: Record<string, Question>,
-): void {
-  const name = Object.keys(questions)[0];
-  if (name === undefined) return;
-  const answer = answers[name];
-  if (answer === undefined) return;
-  if (kind === "out_of_range") {
-    if (answer.type === "noul") answer.noul = 1.25;
-    else {
-      const first = Object.keys(answer.probabilities)[0];
-      if (first !== undefined) answer.probabilities[first] = 1.25;
-    }
-  } else if (kind === "missing_option") {
-    if (answer.type === "noul") delete (answer as Partial<typeof answer>).noul;
-    else {
-      const last = Object.keys(answer.probabilities).at(-1);
-      if (last !== undefined) delete answer.probabilities[last];
-    }
-  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

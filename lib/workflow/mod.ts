@@ -9,3 +9,5 @@ export * from "./load.ts";
 export * from "./cases.ts";
 export * from "./thresholds.ts";
 export * from "./run.ts";
+export * from "./agreement.ts";
+export * from "./compare_engines.ts";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
-import { askCase } from "../client/ask.ts";
+import { askCase, tryBuild } from "../client/ask.ts";
 import type { Engine } from "../client/engine.ts";
 import { createEngine } from "../client/engines.ts";
 import { pool } from "../client/pool.ts";
@@ -236,12 +236,15 @@ export async function describeRun(
   options: DescribeRunOptions = {},
 ): Promise<RunSpec> {
   const { dataset, cases, endpoint } = context;
-  const request = endpoint.engine.build({
-    state: null,
-    questions: {},
-    model: endpoint.model,
-    stateEncoding: endpoint.spec.stateEncoding,
-  });
+  // Engines record their endpoint URL in params (pcd and clef refuse a request without questions).
+  const request = typeof endpoint.engine.params.url === "string"
+    ? { url: endpoint.engine.params.url }
+    : endpoint.engine.build({
+      state: null,
+      questions: {},
+      model: endpoint.model,
+      stateEncoding: endpoint.spec.stateEncoding,
+    });
   const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
   // The embedded server listens on a new port each time: identify it by what answers instead.
   const identity = reference ? embeddedIdentity(reference) : endpointIdentity(request.url);
@@ -454,7 +457,8 @@ export async function runPrepared(
   const endpointName = endpoint.spec.name;
   try {
     await pool(toAsk, parallel, async (item) => {
-      const request = endpoint.engine.build({
+      // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
+      const request = tryBuild(endpoint.engine, {
         state: item.state,
         questions: item.questions,
         model: endpoint.model,
@@ -462,13 +466,15 @@ export async function runPrepared(
       });
       let outcome;
       try {
-        outcome = await askCase(endpoint.engine, request, item.questions, {
-          ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
-          timeoutMs: endpoint.spec.timeoutMs,
-          retries: endpoint.spec.retries,
-          ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-          signal: abandon.signal,
-        });
+        outcome = "error" in request
+          ? request
+          : await askCase(endpoint.engine, request, item.questions, {
+            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+            timeoutMs: endpoint.spec.timeoutMs,
+            retries: endpoint.spec.retries,
+            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+            signal: abandon.signal,
+          });
       } catch (error) {
         // Abandoned after the grace period (or by a fatal stop): nothing is known, stays unasked.
         if (abandon.signal.aborted) {

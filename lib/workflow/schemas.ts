@@ -23,7 +23,7 @@ export const EndpointSpecSchema = z.object({
   /** Name used in side-by-side output. */
   name: z.string().min(1).optional(),
   /** Wire format. */
-  engine: z.enum(["systemone", "pcd", "clef"]).default("systemone"),
+  engine: z.enum(["systemone", "ollama", "clef", "pcd"]).default("systemone"),
   /** Base URL of the server (ignored when `reference` is set, unless `--base-url` is given). */
   baseUrl: z.string().min(1).optional(),
   /** Start the built-in reference server instead of calling a URL. */

@@ -1,0 +1,176 @@
+/**
+ * `deno task bench` for a workflow that lists several endpoints: runs the same cases on each
+ * engine, writes each run's reports and index rows, then prints the side-by-side comparison and
+ * writes `comparison.md` beside `comparison.json`. With `--dry-run`, prints the exact bytes each
+ * engine would send instead.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { progressBar } from "../lib/cli/progress.ts";
+import { indexRun, type LoadedRun, openIndex, writeAtomic } from "../lib/record/mod.ts";
+import { engineComparisonText, writeReports } from "../lib/report/mod.ts";
+import {
+  compareEngines,
+  dryRunEngines,
+  endpointNames,
+  type RunEvent,
+  type Workflow,
+} from "../lib/workflow/mod.ts";
+import { UsageError } from "../lib/cli/args.ts";
+
+/** The bench command's settings that apply to a comparison. */
+export interface BenchEnginesOptions {
+  /** Workflow file. */
+  file: string;
+  /** `--base-url` for every endpoint. */
+  baseUrl?: string | undefined;
+  /** `--model` for every endpoint. */
+  model?: string | undefined;
+  /** `--parallel`. */
+  parallel?: number | undefined;
+  /** `--limit`. */
+  limit?: number | undefined;
+  /** `--out`: the comparison directory. */
+  outDir?: string | undefined;
+  /** `--json`. */
+  json: boolean;
+  /** `--dry-run`. */
+  dryRun: boolean;
+  /** SQLite index path, "" for none. */
+  dbPath: string;
+  /** Dataset directory override (tests). */
+  datasetDir?: string | undefined;
+}
+
+/**
+ * When a run is resumed, the one endpoint of a multi-endpoint workflow it belongs to (by the
+ * endpoint name its run recorded), as a single-endpoint workflow the normal bench path can finish.
+ *
+ * @param workflow The workflow.
+ * @param resume The run being resumed, if any (one engine's run directory of a comparison).
+ * @returns The workflow narrowed to that endpoint, or unchanged when not resuming or when it has
+ *   one endpoint.
+ * @throws {UsageError} When no endpoint has the run's name.
+ */
+export function narrowForResume(workflow: Workflow, resume: LoadedRun | undefined): Workflow {
+  const endpoints = workflow.endpoints ?? [];
+  if (resume === undefined || endpoints.length < 2) return workflow;
+  const names = endpointNames(endpoints);
+  const index = names.indexOf(resume.run.spec.endpoint_name ?? "");
+  const spec = endpoints[index];
+  if (index < 0 || spec === undefined) {
+    throw new UsageError(
+      `Cannot resume "${resume.dir}": it was run for endpoint "${resume.run.spec.endpoint_name}", which the workflow does not list (${
+        names.join(", ")
+      }); resume one engine's run directory of the comparison`,
+    );
+  }
+  return { ...workflow, endpoints: [{ ...spec, name: names[index] as string }] };
+}
+
+/**
+ * Runs (or dry-runs) the comparison and prints it.
+ *
+ * @param workflow The workflow (several endpoints).
+ * @param options Flags.
+ * @returns The exit status: 0 when every run completed and met its thresholds, 130 when
+ *   interrupted, 1 otherwise.
+ */
+export async function benchEngines(
+  workflow: Workflow,
+  options: BenchEnginesOptions,
+): Promise<number> {
+  const overrides = {
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.datasetDir ? { datasetDir: options.datasetDir } : {}),
+  };
+  if (options.dryRun) {
+    const requests = await dryRunEngines(workflow, overrides);
+    for (const r of requests) {
+      if (options.json) console.log(JSON.stringify({ event: "request", ...r }));
+      else if (r.error !== null) console.log(`# ${r.endpoint} · ${r.case}: not sent: ${r.error}\n`);
+      else console.log(`# ${r.endpoint} · ${r.case}\nPOST ${r.url}\n${r.body}\n`);
+    }
+    if (!options.json) {
+      console.error(`dry run: ${requests.length} requests printed, nothing sent`);
+    }
+    return 0;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) Deno.exit(130);
+    console.error(
+      "\ninterrupted: no new requests; waiting up to 2 s for those in flight (Ctrl+C again to quit now)",
+    );
+    controller.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  const bar = progressBar();
+  const onEvent = (endpoint: string, event: RunEvent) => {
+    if (options.json) {
+      console.log(JSON.stringify({ ...event, endpoint }));
+      return;
+    }
+    if (event.event === "case") bar.update(event.done, event.total, endpoint);
+    else if (event.event === "fatal") {
+      bar.done();
+      console.error(`decibench: ${endpoint}: ${event.message}`);
+    } else if (event.event === "start") {
+      console.error(`${endpoint}: run ${event.run_id}, ${event.cases} cases → ${event.dir}`);
+    } else if (event.event === "summary") bar.done();
+  };
+  try {
+    const comparison = await compareEngines(workflow, {
+      ...overrides,
+      ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
+      ...(options.outDir !== undefined ? { outDir: options.outDir } : {}),
+      workflowFile: options.file,
+      signal: controller.signal,
+      onEvent,
+    });
+    bar.done();
+    let failed = false;
+    for (const result of comparison.runs) {
+      await writeReports(result);
+      if (options.dbPath === "") continue;
+      try {
+        const index = openIndex(options.dbPath);
+        try {
+          indexRun(index, result.run, result.records, { dir: result.dir });
+        } finally {
+          index.close();
+        }
+      } catch (error) {
+        failed = true;
+        console.error(
+          `decibench: Cannot index the run in "${options.dbPath}": ${(error as Error).message}`,
+        );
+      }
+    }
+    await writeAtomic(
+      join(comparison.dir, "comparison.md"),
+      engineComparisonText(comparison, { markdown: true }) + "\n",
+    );
+    if (options.json) {
+      const { runs: _runs, ...summary } = comparison;
+      console.log(JSON.stringify({ event: "comparison", ...summary }));
+    } else {
+      console.log(engineComparisonText(comparison));
+      console.log(`report      ${comparison.dir}/comparison.md`);
+    }
+    if (comparison.interrupted) return 130;
+    const ok = comparison.runs.every((r) =>
+      r.status === "completed" && r.thresholds.every((t) => t.pass)
+    );
+    return ok && !failed ? 0 : 1;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+  }
+}
