@@ -236,7 +236,15 @@ Deno.test("`bench` killed outright (SIGKILL) leaves whole cases on disk, and `--
   try {
     const workflow = await writeWorkflow(tmp);
     const dir = `${tmp}/run`;
-    const common = ["--base-url", server.url, "--limit", "60", "--db", `${tmp}/index.db`, "--json"];
+    const common = [
+      "--base-url",
+      server.url,
+      "--limit",
+      "100",
+      "--db",
+      `${tmp}/index.db`,
+      "--json",
+    ];
     const crashed = await benchUntil(
       [workflow, ...common, "--out", dir],
       10,
@@ -252,10 +260,10 @@ Deno.test("`bench` killed outright (SIGKILL) leaves whole cases on disk, and `--
     const final = await readRunJson(dir);
     assert.equal(final.status, "completed");
     const decisions = await decisionsWithoutLatency(dir);
-    assert.equal(decisions.length, 300);
+    assert.equal(decisions.length, 500);
     assert.equal(
       new Set(decisions.map((d) => `${d.case}/${d.question}`)).size,
-      300,
+      500,
       "no duplicate",
     );
   } finally {
