@@ -19,4 +19,6 @@ export * from "./lib/record/mod.ts";
 export * from "./lib/report/mod.ts";
 export * from "./lib/workflow/mod.ts";
 export * from "./lib/server/mod.ts";
+export * from "./lib/audit/mod.ts";
+export * from "./lib/model/mod.ts";
 export { TOOL_NAME, TOOL_VERSION } from "./lib/version.ts";

@@ -14,6 +14,8 @@ if ((${#need[@]})); then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-if command -v jupyter >/dev/null 2>&1 && ! jupyter kernelspec list 2>/dev/null | grep -qi deno; then
+# Deno's Jupyter kernel (Debian's jupyter has no kernelspec command: look for the file).
+kernels="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/deno/kernel.json"
+if command -v jupyter-nbconvert >/dev/null 2>&1 && [ ! -f "$kernels" ]; then
   deno jupyter --install >/dev/null 2>&1 || deno jupyter --install
 fi
