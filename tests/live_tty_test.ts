@@ -8,6 +8,7 @@ import { probesShown, startServe, Tmux } from "./live_helpers.ts";
 
 const ENTER_ALT = "\x1b[?1049h";
 const LEAVE_ALT = "\x1b[?1049l";
+const CREDIT = "data: Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)";
 
 async function assertRestored(tmux: Tmux): Promise<void> {
   assert.equal(await tmux.display("#{alternate_on}"), "0", "left the alternate screen");
@@ -30,34 +31,34 @@ Deno.test({
     try {
       tmux = await Tmux.start(["--base-url", server.url, "--interval", "0.1"]);
       const t = tmux;
+      // A frame can be caught half written, so wait for a whole one, then check it line by line.
+      const panels = [
+        /decibench live · workflow reference · model decibench-reference · every 0\.1 s/,
+        /── now · \S+ \(\S+\) · \d\/5 match gold · latency [\d.]+ ms · [\d,]+ input tokens/,
+        / {2}state \{/,
+        /[✓✗] \S+ +(noul|choice|score) +\d+%/,
+        /── quality · last \d+ decisions/,
+        /accuracy +\d+\.\d% {2}[▁▂▃▄▅▆▇█]+/,
+        /ECE +\d\.\d{3} {2}[▁▂▃▄▅▆▇█ ]+/,
+        /Brier +\d\.\d{3} {2}mean confidence \d+\.\d%/,
+        /session +\d+\.\d% {2}of \d+ decisions/,
+        /confident mistakes \(wrong at ≥ 90%\) {2}\d+/,
+        /── confidence · last \d+ answered decisions/,
+        /0\.9–1\.0 /,
+        /── by question type · session accuracy/,
+        /noul +.*of \d+/,
+        /── server · http:\/\/127\.0\.0\.1:\d+\/v1\/systemone/,
+        /latency p50 [\d.]+ ms · p95 [\d.]+ ms/,
+        /input tokens sent [\d,]+ in \d+ probes/,
+        /requests\/s \d+\.\d\d · input tokens\/s [\d,]+/,
+        /busy slots [\d.]+ · processing \d · queued \d/,
+        /Ctrl\+R reset · Ctrl\+C quit · data: Typed Decisions \(LocalLLaMA\/typed-decisions, revision e039ebf, Apache-2\.0\)/,
+      ];
       const screen = await t.waitForScreen(
-        "eight probes with server rates",
-        (s) => (probesShown(s) ?? 0) >= 8 && /requests\/s \d/.test(s),
+        "eight probes with every panel and server rates",
+        (s) => (probesShown(s) ?? 0) >= 8 && panels.every((re) => re.test(s)),
       );
-      for (
-        const expected of [
-          /decibench live · workflow reference · model decibench-reference · every 0\.1 s/,
-          /── now · \S+ \(\S+\) · \d\/5 match gold · latency [\d.]+ ms · [\d,]+ input tokens/,
-          / {2}state \{/,
-          /[✓✗] \S+ +(noul|choice|score) +\d+%/,
-          /── quality · last \d+ decisions/,
-          /accuracy +\d+\.\d% {2}[▁▂▃▄▅▆▇█]+/,
-          /ECE +\d\.\d{3} {2}[▁▂▃▄▅▆▇█ ]+/,
-          /Brier +\d\.\d{3} {2}mean confidence \d+\.\d%/,
-          /session +\d+\.\d% {2}of \d+ decisions/,
-          /confident mistakes \(wrong at ≥ 90%\) {2}\d+/,
-          /── confidence · last \d+ answered decisions/,
-          /0\.9–1\.0 /,
-          /── by question type · session accuracy/,
-          /noul +.*of \d+/,
-          /── server · http:\/\/127\.0\.0\.1:\d+\/v1\/systemone/,
-          /latency p50 [\d.]+ ms · p95 [\d.]+ ms/,
-          /input tokens sent [\d,]+ in \d+ probes/,
-          /requests\/s \d+\.\d\d · input tokens\/s [\d,]+/,
-          /busy slots [\d.]+ · processing \d · queued \d/,
-          /Ctrl\+R reset · Ctrl\+C quit · data: Typed Decisions \(LocalLLaMA\/typed-decisions, revision e039ebf, Apache-2\.0\)/,
-        ]
-      ) assert.match(screen, expected);
+      for (const expected of panels) assert.match(screen, expected);
       for (const line of screen.split("\n")) assert.ok([...line].length <= 120, line);
       assert.equal(
         await t.display("#{alternate_on}"),
@@ -69,7 +70,9 @@ Deno.test({
       await t.run(["resize-window", "-t", t.session, "-x", "90", "-y", "22"]);
       const narrow = await t.waitForScreen(
         "the view redrawn for 90×22",
-        (s) => !s.includes("── confidence") && /panels? hidden: enlarge the terminal/.test(s),
+        (s) =>
+          !s.includes("── confidence") && /panels? hidden: enlarge the terminal/.test(s) &&
+          s.includes(CREDIT) && /^Ctrl\+R reset · Ctrl\+C quit$/m.test(s),
       );
       const rows = narrow.split("\n");
       for (const line of rows) assert.ok([...line].length <= 90, line);
@@ -77,9 +80,7 @@ Deno.test({
       assert.match(narrow, /── quality · /);
       assert.ok(rows.some((l) => l.startsWith("Ctrl+R reset · Ctrl+C quit")), "keys stay");
       assert.ok(
-        rows.some((l) =>
-          l === "data: Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)"
-        ),
+        rows.some((l) => l === CREDIT),
         "the credit stays whole",
       );
       await t.run(["resize-window", "-t", t.session, "-x", "120", "-y", "40"]);
@@ -89,7 +90,9 @@ Deno.test({
       await t.send("C-r");
       const reset = await t.waitForScreen(
         "the session to restart",
-        (s) => (probesShown(s) ?? Infinity) < Math.min(before, 4),
+        (s) =>
+          (probesShown(s) ?? Infinity) < Math.min(before, 4) &&
+          /session +(\d+\.\d%|n\/a) {2}of (0|5|10|15) decisions/.test(s),
       );
       assert.match(reset, /session +(\d+\.\d%|n\/a) {2}of (0|5|10|15) decisions/);
 
@@ -115,16 +118,17 @@ Deno.test({
       const t = tmux;
       await t.waitForScreen("two answered probes", (s) => (probesShown(s) ?? 0) >= 2);
       await server.stop();
+      const signs = [
+        /⚠ model unreachable: \d+ probes in a row got no answer · probing continues/,
+        /✗ network: Cannot reach "http:\/\/127\.0\.0\.1:\d+\/v1\/systemone"/,
+        /\/metrics unavailable: /,
+        /failed probes \d+ of \d+/,
+      ];
       const down = await t.waitForScreen(
         "the unreachable banner",
-        (s) => s.includes("⚠ model unreachable"),
+        (s) => signs.every((re) => re.test(s)),
       );
-      assert.match(
-        down,
-        /model unreachable: \d+ probes in a row got no answer · probing continues/,
-      );
-      assert.match(down, /✗ network: Cannot reach "http:\/\/127\.0\.0\.1:\d+\/v1\/systemone"/);
-      assert.match(down, /\/metrics unavailable: /);
+      for (const sign of signs) assert.match(down, sign);
       const failed = Number(/failed probes (\d+)/.exec(down)?.[1] ?? NaN);
       await t.waitForScreen(
         "more failed probes (probing continues)",
@@ -163,9 +167,14 @@ Deno.test({
         for (const kind of ["unavailable", "malformed"]) {
           if (new RegExp(`✗ ${kind}: `).test(s)) seen.add(kind);
         }
-        return seen.size === 2 && (probesShown(s) ?? 0) >= 30;
+        return seen.size === 2 && (probesShown(s) ?? 0) >= 30 &&
+          /failed probes \d+ of \d+ · last /.test(s) &&
+          s.includes("── quality · last 100 decisions");
       });
-      const screen = await t.capture();
+      const screen = await t.waitForScreen(
+        "a whole frame with the failures",
+        (s) => /failed probes \d+ of \d+ · last /.test(s) && s.includes("── quality · last 100"),
+      );
       assert.match(screen, /failed probes \d+ of \d+ · last /);
       assert.match(screen, /── quality · last 100 decisions/);
       assert.equal(await t.exitLine(), null, "still running");

@@ -14,7 +14,7 @@ import { type PreparedEndpoint, prepareEndpoint } from "../workflow/run.ts";
 import type { Workflow } from "../workflow/schemas.ts";
 import { drawLive, type TerminalSize } from "./draw.ts";
 import { keyActions } from "./keys.ts";
-import { probeLine } from "./plain.ts";
+import { probeLine, sessionSummary } from "./plain.ts";
 import { probeCase, type ProbeResult, scrapeMetrics } from "./probe.ts";
 import { openScreen, type Screen } from "./_screen.ts";
 import { metricsUrlFor } from "./server_load.ts";
@@ -183,6 +183,7 @@ export async function runMonitor(
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   for (const name of signals) Deno.addSignalListener(name, onSignal);
   let screen: Screen | null = null;
+  let finalState: LiveState | null = null;
   const cleanups: (() => void)[] = [];
   try {
     const metricsUrl = resolveMetricsUrl(options.metricsUrl, endpoint.baseUrl);
@@ -235,14 +236,16 @@ export async function runMonitor(
       if (result.fatal) return fatalMessage(endpoint, result);
       if (generation === session) state = addProbe(state, result.probe, Date.now());
       await scrape();
+      finalState = state;
       return null;
     };
 
+    const fullScreen = options.fullScreen ?? Deno.stdout.isTerminal();
+    if (fullScreen) console.error(`decibench live: first probe to "${safeUrl(endpointUrl)}"…`);
     const first = await step();
     if (first !== null) return { code: 1, message: first, probes: sent };
     if (signal.aborted) return { code: 0, message: null, probes: sent };
 
-    const fullScreen = options.fullScreen ?? Deno.stdout.isTerminal();
     let render: (full?: boolean) => void;
     if (fullScreen) {
       const opened = openScreen();
@@ -282,7 +285,10 @@ export async function runMonitor(
     return { code: 0, message: null, probes: sent };
   } finally {
     for (const cleanup of cleanups) cleanup();
-    screen?.restore();
+    if (screen) {
+      screen.restore();
+      if (finalState) writeLine(sessionSummary(finalState));
+    }
     for (const name of signals) Deno.removeSignalListener(name, onSignal);
     stop.abort();
     await endpoint.close();

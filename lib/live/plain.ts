@@ -66,3 +66,31 @@ export function probeLine(state: LiveState): string {
   }
   return parts.join(" | ");
 }
+
+/**
+ * The line printed after the full-screen view closes, so the session's figures stay in the
+ * terminal's scrollback.
+ *
+ * @param state The state when the monitor stopped.
+ * @returns One line without a newline.
+ * @example
+ * ```ts
+ * import { createLiveState } from "./state.ts";
+ * import { sessionSummary } from "./plain.ts";
+ * const meta = { workflow: "w", endpoint: "e", model: "m", intervalSeconds: 0.5, cases: 1, attribution: "a" };
+ * sessionSummary(createLiveState(meta, 0)); // "decibench live: 0 probes · session accuracy n/a of 0 decisions · …"
+ * ```
+ */
+export function sessionSummary(state: LiveState): string {
+  const q = qualityFigures(state);
+  return [
+    `decibench live: ${state.probes} probes`,
+    `session accuracy ${pct(q.sessionAccuracy)} of ${state.decisions} decisions`,
+    `last ${q.windowDecisions}: accuracy ${pct(q.accuracy)} ECE ${
+      q.ece === null ? "n/a" : q.ece.toFixed(3)
+    }`,
+    `${state.confidentMistakes} confident mistakes`,
+    `${state.failedProbes} failed probes`,
+    clean(state.meta.attribution),
+  ].join(" · ");
+}

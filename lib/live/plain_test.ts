@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { decision, META, probe } from "./_fixtures.ts";
-import { probeLine } from "./plain.ts";
+import { probeLine, sessionSummary } from "./plain.ts";
 import { addProbe, addScrape, createLiveState } from "./state.ts";
 
 Deno.test("`probeLine()` prints the case, its matches and the rolling and session figures", () => {
@@ -37,4 +37,16 @@ Deno.test("`probeLine()` names a failed probe, a confident mistake and an unreac
   await t.step("nothing before the first probe", () => {
     assert.equal(probeLine(createLiveState(META, 0)), "");
   });
+});
+
+Deno.test("`sessionSummary()` sums up the session and credits the dataset", () => {
+  let state = createLiveState(META, 0);
+  state = addProbe(state, probe("a", { correct: true }), 1);
+  state = addProbe(state, probe("b", { correct: false, confidence: 0.95 }), 2);
+  state = addProbe(state, probe("c", { error: "network" }), 3);
+  // ECE: bin 0.8 holds 5 right at 0.8 (|5 − 4| = 1), bin 0.9 holds 5 wrong at 0.95 (4.75): 5.75 / 10.
+  assert.equal(
+    sessionSummary(state),
+    "decibench live: 3 probes · session accuracy 33.3% of 15 decisions · last 15: accuracy 33.3% ECE 0.575 · 5 confident mistakes · 1 failed probes · Typed Decisions (LocalLLaMA/typed-decisions, revision e039ebf, Apache-2.0)",
+  );
 });
