@@ -194,7 +194,7 @@ Deno.test("a `bench` run's report.html is self-contained with its charts and ren
             "## Data",
           ]
         ) assert.ok(md.includes(`\n${section}\n`), section);
-        assert.match(md, /\| rating \| ★ \|/);
+        assert.match(md, /\| rating \| ★{1,3} \|/);
         assert.match(md, /\| accuracy \| \d+\.\d% \| \[\d+\.\d, \d+\.\d\] \|/);
         assert.match(md, /not comparable with the card's ECE column/);
         assert.match(md, /<details><summary>/);
