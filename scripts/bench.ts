@@ -158,6 +158,8 @@ async function main(args: string[]): Promise<number> {
     });
     bar.done();
     await writeReports(result);
+    // The index is secondary to the run directory: a failure to write it is reported, and the
+    // exit status still follows the run.
     let indexed = true;
     if (dbPath !== "") {
       try {
@@ -187,7 +189,7 @@ async function main(args: string[]): Promise<number> {
       );
     }
     if (result.status === "interrupted") return 130;
-    if (result.status !== "completed" || !indexed) return 1;
+    if (result.status !== "completed") return 1;
     return result.thresholds.every((t) => t.pass) ? 0 : 1;
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);

@@ -25,8 +25,8 @@ import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
-/** The index schema version (`PRAGMA user_version`). */
-export const INDEX_SCHEMA_VERSION = 1;
+/** The index schema version (`PRAGMA user_version`). Version 2 added `decisions.extra`. */
+export const INDEX_SCHEMA_VERSION = 2;
 
 /** The default index path, relative to the working directory. */
 export const DEFAULT_INDEX_PATH = "runs/decibench.db";
@@ -136,6 +136,7 @@ export function openIndex(
       if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA foreign_keys = ON");
       db.exec(SCHEMA);
+      migrate(db);
       db.exec(`PRAGMA user_version = ${INDEX_SCHEMA_VERSION}`);
     }
   } catch (error) {
@@ -143,6 +144,20 @@ export function openIndex(
     throw error;
   }
   return { path, db, close: () => db.close() };
+}
+
+/** Columns added after version 1, by table: an older file gets them on open. */
+const ADDED_COLUMNS: readonly [table: string, column: string, type: string][] = [
+  ["decisions", "extra", "TEXT"],
+];
+
+function migrate(db: DatabaseSync): void {
+  for (const [table, column, type] of ADDED_COLUMNS) {
+    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+    if (!columns.some((c) => c.name === column)) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    }
+  }
 }
 
 /** Options for `indexRun`. */

@@ -86,3 +86,26 @@ Deno.test("`openIndex()` creates the parent directory and reopens an existing fi
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("`openIndex()` upgrades a version 1 file (no `extra` column) in place", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const path = `${tmp}/old.db`;
+    const { DatabaseSync } = await import("node:sqlite");
+    const old = new DatabaseSync(path);
+    old.exec(
+      "CREATE TABLE decisions (run_id TEXT NOT NULL, endpoint TEXT NOT NULL DEFAULT '', case_id TEXT NOT NULL, workflow TEXT NOT NULL, question TEXT NOT NULL, type TEXT NOT NULL, predicted TEXT, answer TEXT, confidence REAL, gold TEXT NOT NULL, gold_probabilities TEXT NOT NULL, correct INTEGER NOT NULL, kl REAL, brier REAL, latency_ms REAL, attempts INTEGER NOT NULL, input_tokens INTEGER, calibrated INTEGER, error_kind TEXT, error_message TEXT, native TEXT, warnings TEXT, PRIMARY KEY (run_id, endpoint, case_id, question)); PRAGMA user_version = 1",
+    );
+    old.close();
+    const index = openIndex(path);
+    try {
+      const r = [record()];
+      indexRun(index, runJson(r), r);
+      assert.deepEqual(runDecisions(index, runJson(r).id), r);
+    } finally {
+      index.close();
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
