@@ -34,7 +34,7 @@ Deno.test({
       // A frame can be caught half written, so wait for a whole one, then check it line by line.
       const panels = [
         /decibench live · workflow reference · model decibench-reference · every 0\.1 s/,
-        /── now · \S+ \(\S+\) · \d\/5 match gold · latency [\d.]+ ms · [\d,]+ input tokens/,
+        /── now · [a-z_]+_\d{6} · \d\/5 match gold · latency [\d.]+ ms · [\d,]+ input tokens/,
         / {2}state \{/,
         /[✓✗] \S+ +(noul|choice|score) +\d+%/,
         /── quality · last \d+ decisions/,

@@ -131,7 +131,9 @@ function nowPanel(state: LiveState, paint: Paint): string[] {
   if (!probe) return [title("now", "waiting for the first answer…", paint)];
   const matched = probe.records.filter((r) => r.correct).length;
   const detail = [
-    `${clean(probe.caseId)} (${clean(probe.workflow)})`,
+    probe.caseId.startsWith(probe.workflow)
+      ? clean(probe.caseId)
+      : `${clean(probe.caseId)} (${clean(probe.workflow)})`,
     probe.error ? paint("no answer", "bad") : `${matched}/${probe.records.length} match gold`,
     `latency ${ms(probe.latencyMs)}`,
     `${probe.inputTokens === null ? "n/a" : count(probe.inputTokens)} input tokens`,

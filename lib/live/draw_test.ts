@@ -139,7 +139,7 @@ Deno.test("`drawLive()` shows every panel, the figures and the dataset credit at
     const expected of [
       "decibench live · workflow reference",
       "probes 31",
-      "── now · customer_service_000777 (customer_service) · 3/5 match gold · latency 10 ms · 500 input tokens",
+      "── now · customer_service_000777 · 3/5 match gold · latency 10 ms · 500 input tokens",
       "✗ credential_compromise  noul     97%  false  gold true",
       "✓ urgency",
       "── quality · last 100 decisions",
@@ -229,6 +229,12 @@ Deno.test("`drawLive()` keeps the whole dataset credit on a narrow terminal", as
     );
     assert.equal(lines.at(-1), "Ctrl+R reset · Ctrl+C quit");
   });
+});
+
+Deno.test("`drawLive()` names the workflow when the case id does not start with it", () => {
+  const state = addProbe(createLiveState(META, 0), probe("case-9"), 1);
+  const lines = drawLive(state, { columns: 120, rows: 30 }, { now: 2 });
+  assert.match(lines[2] ?? "", /^── now · case-9 \(customer_service\) · 5\/5 match gold/);
 });
 
 Deno.test("`drawLive()` keeps escape characters from a server message off the screen", () => {
