@@ -21,4 +21,5 @@ export * from "./lib/workflow/mod.ts";
 export * from "./lib/server/mod.ts";
 export * from "./lib/audit/mod.ts";
 export * from "./lib/model/mod.ts";
+export * from "./lib/live/mod.ts";
 export { TOOL_NAME, TOOL_VERSION } from "./lib/version.ts";
