@@ -22,6 +22,9 @@ import { parseBaseUrl } from "./url.ts";
 /** The clef model on Workers AI (used when the endpoint's model is `default`). */
 export const CLEF_MODEL = "@cf/cloudflare/clef";
 
+/** The account id placeholder of `workflows/clef.ts`, refused until replaced. */
+export const CLEF_ACCOUNT_PLACEHOLDER = "YOUR_ACCOUNT_ID";
+
 /** Questions per clef request. */
 export const CLEF_QUESTIONS = { min: 1, max: 64 } as const;
 
@@ -82,7 +85,7 @@ export interface ClefEngineOptions {
  * @param baseUrl Account base URL (`https://api.cloudflare.com/client/v4/accounts/<id>`).
  * @param options Model and extra headers.
  * @returns The engine; its `build` throws `RangeError` for fewer than 1 or more than 64 questions.
- * @throws {TypeError} When the URL is invalid.
+ * @throws {TypeError} When the URL is invalid or still holds the account id placeholder.
  * @example
  * ```ts
  * import { clefEngine } from "./clef.ts";
@@ -97,6 +100,11 @@ export interface ClefEngineOptions {
  * ```
  */
 export function clefEngine(baseUrl: string, options: ClefEngineOptions = {}): Engine {
+  if (baseUrl.includes(CLEF_ACCOUNT_PLACEHOLDER)) {
+    throw new TypeError(
+      `Cannot use clef: the base URL still says "${CLEF_ACCOUNT_PLACEHOLDER}"; put your Cloudflare account id in the workflow's baseUrl or pass --base-url https://api.cloudflare.com/client/v4/accounts/<account id>`,
+    );
+  }
   const model = options.model ?? CLEF_MODEL;
   const url = clefUrl(baseUrl, model);
   const headers = { "content-type": "application/json", ...options.headers };

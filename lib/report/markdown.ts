@@ -9,6 +9,7 @@ import { breakdown, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
 import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
+import { warningLines } from "./warnings.ts";
 
 /** Options for `markdownReport`. */
 export interface MarkdownOptions extends ReportOptions {
@@ -117,6 +118,10 @@ export function markdownReport(
         "Accuracy comparisons remain valid.",
       "",
     );
+  }
+  const warnings = warningLines(records);
+  if (warnings.length) {
+    out.push("> **Answer warnings.** " + warnings.join("; ") + ".", "");
   }
   if (run.thresholds.length) {
     out.push("## Thresholds", "");

@@ -13,3 +13,4 @@ export * from "./compare.ts";
 export * from "./compare_report.ts";
 export * from "./write.ts";
 export * from "./engines.ts";
+export * from "./warnings.ts";

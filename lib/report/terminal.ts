@@ -8,6 +8,7 @@ import { attribution, type DatasetInfo } from "../dataset/mod.ts";
 import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
+import { warningLines } from "./warnings.ts";
 
 /** Options for the report renderers. */
 export interface ReportOptions {
@@ -136,6 +137,7 @@ export function terminalReport(
     reliabilityText(summary),
     "",
     ...summaryLines(run, summary),
+    ...warningLines(records).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,
     `data        ${attribution(info)}`,
