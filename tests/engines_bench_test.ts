@@ -211,3 +211,34 @@ Deno.test("bench workflows/compare-engines.ts compares the engines side by side"
   assert.match(await Deno.readTextFile(`${out}/comparison.md`), /^# decibench engine comparison/);
   assert.ok((await Deno.stat(`${out}/pcd-oracle/report.md`)).isFile);
 });
+
+Deno.test("a script that imports mod.ts compares engines (README example)", async () => {
+  const { compareEngines, engineComparisonText, validateWorkflow } = await import("../mod.ts");
+  const workflow = validateWorkflow({
+    name: "uniform-vs-oracle",
+    endpoints: [
+      { name: "systemone-uniform", reference: { predictor: "uniform" } },
+      { name: "pcd-oracle", engine: "pcd", reference: { predictor: "oracle" } },
+    ],
+    cases: { limit: 20 },
+  }, "compare.ts");
+  const comparison = await compareEngines(workflow, { outDir: await Deno.makeTempDir() });
+  const [uniform, oracle] = comparison.engines;
+  assert.equal(uniform?.summary.decisions, 100);
+  assert.equal(oracle?.summary.kl, 0);
+  assert.ok((uniform?.summary.kl ?? 0) > 0.3, "uniform answers are far from gold");
+  // Agreement and the McNemar counts are recomputed from the two runs' records.
+  const a = comparison.runs[0]?.records ?? [];
+  const b = comparison.runs[1]?.records ?? [];
+  const same = a.filter((d, i) => d.answer === b[i]?.answer).length;
+  assert.equal(comparison.agreement?.overall.agree, same);
+  assert.equal(
+    oracle?.versusFirst?.mcnemar.onlyA,
+    a.filter((d, i) => d.correct && !b[i]?.correct).length,
+  );
+  assert.match(engineComparisonText(comparison), /pcd-oracle is uncalibrated/);
+  assert.match(
+    engineComparisonText(comparison, { markdown: true }),
+    /^# decibench engine comparison/,
+  );
+});

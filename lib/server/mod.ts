@@ -1,7 +1,10 @@
 /**
  * The reference server: a real HTTP server that speaks System One like llama-server (validation,
  * error bodies, `/metrics`), answers with a pluggable predictor (`uniform`, `oracle`, …) and
- * injects seeded faults for tests. `deno task serve` runs it standalone.
+ * injects seeded faults for tests. It also emulates the hosted envelopes decibench's engines
+ * speak — pcdServer (`/v1/pcd/decode`), Cloudflare's clef (`/client/v4/accounts/<id>/ai/run/<model>`)
+ * and OpenRouter's relay (`/api/v1/systemone`) — so every adapter is tested over real HTTP.
+ * `deno task serve` runs it standalone.
  *
  * @example
  * ```ts
@@ -56,3 +59,6 @@ export {
   type SystemOneRequest,
 } from "./schemas.ts";
 export { prometheusText, type ServerStats } from "./stats.ts";
+export { PCD_SERVER_LIMITS } from "./pcd.ts";
+export { CLEF_MAX_QUESTIONS, CLEF_SERVED_MODEL } from "./clef.ts";
+export { OPENROUTER_PRICE_PER_TOKEN, OPENROUTER_PROVIDER } from "./openrouter.ts";

@@ -9,7 +9,7 @@ import type { FaultKind } from "./faults.ts";
 export interface ServerStats {
   /** HTTP requests received on any route. */
   requests: number;
-  /** Requests to `POST /v1/systemone`. */
+  /** Requests to a decision route (`POST /v1/systemone` or an emulated envelope's route). */
   decisionRequests: number;
   /** Decision requests answered with a 200 and answers (including corrupted-answer faults). */
   answered: number;
