@@ -13,6 +13,17 @@ export class RunRecorder {
   readonly dir: string;
   #file: Deno.FsFile | null = null;
   #encoder = new TextEncoder();
+  // The JSON line written for each record, so the final rewrite does not serialise it again.
+  #lines = new WeakMap<DecisionRecord, string>();
+
+  #line(record: DecisionRecord): string {
+    let line = this.#lines.get(record);
+    if (line === undefined) {
+      line = JSON.stringify(record);
+      this.#lines.set(record, line);
+    }
+    return line;
+  }
 
   /**
    * A recorder for one run directory; nothing is written until `open`.
@@ -54,7 +65,7 @@ export class RunRecorder {
   append(records: readonly DecisionRecord[]): Promise<void> {
     try {
       if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
-      const text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+      const text = records.map((r) => this.#line(r)).join("\n") + "\n";
       const bytes = this.#encoder.encode(text);
       // One synchronous write per case: cheaper than an async op, and the case is on disk
       // before the next one is scored.
@@ -84,7 +95,7 @@ export class RunRecorder {
     this.close();
     await writeAtomic(
       this.decisionsPath,
-      records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : ""),
+      records.map((r) => this.#line(r)).join("\n") + (records.length ? "\n" : ""),
     );
   }
 
