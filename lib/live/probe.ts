@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { askCase } from "../client/ask.ts";
+import { askCase, tryBuild } from "../client/ask.ts";
 import { redact, safeUrl } from "../client/redact.ts";
 import type { Case } from "../dataset/schemas.ts";
 import { decisionRecords } from "../record/decisions.ts";
@@ -55,13 +55,14 @@ export async function probeCase(
   item: Case,
   options: ProbeOptions = {},
 ): Promise<ProbeResult> {
-  const request = endpoint.engine.build({
+  // A case that breaks an engine limit (pcdServer) is a `limit` error, as in a benchmark run.
+  const built = tryBuild(endpoint.engine, {
     state: item.state,
     questions: item.questions,
     model: endpoint.model,
     stateEncoding: endpoint.spec.stateEncoding,
   });
-  const outcome = await askCase(endpoint.engine, request, item.questions, {
+  const outcome = "error" in built ? built : await askCase(endpoint.engine, built, item.questions, {
     ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
     timeoutMs: endpoint.spec.timeoutMs,
     retries: options.retries ?? 0,
