@@ -12,7 +12,19 @@
  *
  * @module
  */
-export * from "./schemas.ts";
+export type {
+  Case,
+  ChoiceQuestion,
+  FileRef,
+  GoldAnswer,
+  Manifest,
+  ManifestSplit,
+  NoulQuestion,
+  Question,
+  QuestionType,
+  ScoreQuestion,
+  Split,
+} from "./schemas.ts";
 export { optionsOf } from "./questions.ts";
 export {
   type Dataset,

@@ -1,5 +1,7 @@
 /**
- * Zod schemas for Typed Decisions rows and the vendored manifest.
+ * Typed Decisions rows and the vendored manifest: the interfaces below are the public contract
+ * (exported from `mod.ts`); each zod schema is the runtime validator of its boundary and is checked
+ * against its interface at compile time (`_SchemasMatch` at the end), so the two cannot drift.
  *
  * @module
  */
@@ -7,8 +9,8 @@ import { z } from "zod";
 
 /** The three question types System One serves (`bool` is accepted as an alias of `noul`). */
 export const QuestionTypeSchema = z.enum(["choice", "score", "noul"]);
-/** A question type. */
-export type QuestionType = z.infer<typeof QuestionTypeSchema>;
+/** A question type: `choice` (named options), `score` (levels 0..n-1) or `noul` (yes/no). */
+export type QuestionType = "choice" | "score" | "noul";
 
 /** A `choice` question: criteria is a list of option names or a map name → description. */
 export const ChoiceQuestionSchema = z.object({
@@ -40,8 +42,43 @@ export const QuestionSchema = z.discriminatedUnion("type", [
   ScoreQuestionSchema,
   NoulQuestionSchema,
 ]);
-/** A question as sent on the wire. */
-export type Question = z.infer<typeof QuestionSchema>;
+/** A `choice` question: pick one of named options. */
+export interface ChoiceQuestion {
+  /** Always `choice`. */
+  type: "choice";
+  /** What to decide (non-empty). */
+  instructions: string;
+  /** At least two option names, or a map option name → description (null: no description). */
+  criteria: string[] | Record<string, string | null>;
+}
+
+/** A `score` question: pick a level, 0 first. */
+export interface ScoreQuestion {
+  /** Always `score`. */
+  type: "score";
+  /** What to rate (non-empty). */
+  instructions: string;
+  /** Level descriptions, level 0 first: 2 to 10 of them. */
+  criteria: string[];
+}
+
+/** A `noul` (yes/no) question. */
+export interface NoulQuestion {
+  /** Always `noul`. */
+  type: "noul";
+  /** The yes/no question (non-empty). */
+  instructions: string;
+  /** Optional descriptions of what `true` and `false` mean. */
+  criteria?: {
+    /** What `true` (yes) means. */
+    true: string;
+    /** What `false` (no) means. */
+    false: string;
+  } | undefined;
+}
+
+/** A question as sent on the wire, told apart by `type`. */
+export type Question = ChoiceQuestion | ScoreQuestion | NoulQuestion;
 
 /** A gold answer: the mean of three teacher samples. */
 export const GoldAnswerSchema = z.object({
@@ -52,8 +89,21 @@ export const GoldAnswerSchema = z.object({
   noul: z.number().optional(),
   score: z.number().optional(),
 });
-/** A gold answer. */
-export type GoldAnswer = z.infer<typeof GoldAnswerSchema>;
+/** A gold answer: the mean of three teacher samples. */
+export interface GoldAnswer {
+  /** Type of the question it answers. */
+  type: QuestionType;
+  /** The gold label, the answer accuracy is scored against (the dataset's own pick on a tie). */
+  label: string;
+  /** Gold probability per option key, each in [0, 1]. */
+  probabilities: Record<string, number>;
+  /** The confidence the dataset reports with the label. */
+  confidence: number;
+  /** P(true) of a `noul` question, when the dataset gives it. */
+  noul?: number | undefined;
+  /** Expected level of a `score` question, when the dataset gives it. */
+  score?: number | undefined;
+}
 
 /** One Typed Decisions case as vendored. */
 export const CaseSchema = z.object({
@@ -64,7 +114,18 @@ export const CaseSchema = z.object({
   gold: z.record(z.string(), GoldAnswerSchema),
 });
 /** One Typed Decisions case: a state, its five questions and their gold answers. */
-export type Case = z.infer<typeof CaseSchema>;
+export interface Case {
+  /** Case id (non-empty, unique in the split). */
+  id: string;
+  /** The workflow it belongs to, e.g. `customer_service`. */
+  workflow: string;
+  /** The state the questions are about (any JSON). */
+  state: unknown;
+  /** Questions by name. */
+  questions: Record<string, Question>;
+  /** Gold answers by question name. */
+  gold: Record<string, GoldAnswer>;
+}
 
 /** The split names that can be vendored. */
 export type Split = "test" | "train";
@@ -81,7 +142,14 @@ export const FileRefSchema = z.object({
   bytes: z.number().int().nonnegative(),
 });
 /** A file described by name, size and hash. */
-export type FileRef = z.infer<typeof FileRefSchema>;
+export interface FileRef {
+  /** Path inside the dataset repository, or a file name. */
+  path: string;
+  /** sha256 of the file, 64 lowercase hex digits. */
+  sha256: string;
+  /** Size in bytes. */
+  bytes: number;
+}
 
 /** One vendored split in `manifest.json`. */
 export const ManifestSplitSchema = z.object({
@@ -104,7 +172,31 @@ export const ManifestSplitSchema = z.object({
   sha256: Sha256Schema,
 });
 /** One vendored split in `manifest.json`. */
-export type ManifestSplit = z.infer<typeof ManifestSplitSchema>;
+export interface ManifestSplit {
+  /** The upstream file the rows come from, with its URL at the revision. */
+  source: {
+    /** Path inside the dataset repository. */
+    path: string;
+    /** sha256 of the file, 64 lowercase hex digits. */
+    sha256: string;
+    /** Size in bytes. */
+    bytes: number;
+    /** URL of the file at the pinned revision. */
+    url: string;
+  };
+  /** The file the vendor script actually read (it can be a local copy of the source). */
+  input: FileRef;
+  /** How the content is known to equal the source. */
+  check: string;
+  /** Vendored file name beside the manifest, e.g. `test.jsonl.gz`. */
+  data: string;
+  /** Number of rows (cases). */
+  rows: number;
+  /** Columns kept, in row order. */
+  columns: string[];
+  /** sha256 of the decompressed JSONL. */
+  sha256: string;
+}
 
 /** `vendor/typed-decisions/manifest.json`. */
 export const ManifestSchema = z.object({
@@ -119,5 +211,40 @@ export const ManifestSchema = z.object({
   /** Vendored splits by name. */
   splits: z.object({ test: ManifestSplitSchema, train: ManifestSplitSchema.optional() }),
 });
-/** The vendored dataset's manifest. */
-export type Manifest = z.infer<typeof ManifestSchema>;
+/** The vendored dataset's manifest (`vendor/typed-decisions/manifest.json`). */
+export interface Manifest {
+  /** Hugging Face dataset id. */
+  dataset: string;
+  /** Dataset page. */
+  url: string;
+  /** Upstream revision (commit). */
+  revision: string;
+  /** SPDX licence name. */
+  license: string;
+  /** Vendored splits by name (`train` only when it was vendored). */
+  splits: {
+    /** The test split. */
+    test: ManifestSplit;
+    /** The train split, when vendored. */
+    train?: ManifestSplit | undefined;
+  };
+}
+
+/** True when `A` and `B` are the same type (compile-time only). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
+type Assert<T extends true> = T;
+/** Each schema's parsed type equals its public interface. */
+type _SchemasMatch = [
+  Assert<Equals<z.infer<typeof QuestionTypeSchema>, QuestionType>>,
+  Assert<Equals<z.infer<typeof ChoiceQuestionSchema>, ChoiceQuestion>>,
+  Assert<Equals<z.infer<typeof ScoreQuestionSchema>, ScoreQuestion>>,
+  Assert<Equals<z.infer<typeof NoulQuestionSchema>, NoulQuestion>>,
+  Assert<Equals<z.infer<typeof QuestionSchema>, Question>>,
+  Assert<Equals<z.infer<typeof GoldAnswerSchema>, GoldAnswer>>,
+  Assert<Equals<z.infer<typeof CaseSchema>, Case>>,
+  Assert<Equals<z.infer<typeof FileRefSchema>, FileRef>>,
+  Assert<Equals<z.infer<typeof ManifestSplitSchema>, ManifestSplit>>,
+  Assert<Equals<z.infer<typeof ManifestSchema>, Manifest>>,
+];
