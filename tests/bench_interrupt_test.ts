@@ -2,7 +2,8 @@
 // the signal aborts no new request is sent; requests in flight finish within the grace period (and
 // are recorded) or are abandoned after it (and their cases stay unasked).
 import assert from "node:assert/strict";
-import { readDecisions, RunJsonSchema } from "../lib/record/mod.ts";
+import { readDecisions } from "../lib/record/mod.ts";
+import { RunJsonSchema } from "../lib/record/schemas.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { runBenchmark, validateWorkflow } from "../lib/workflow/mod.ts";
 

@@ -4,7 +4,14 @@
  *
  * @module
  */
-export * from "./schemas.ts";
+export type {
+  DecisionRecord,
+  ErrorKind,
+  RunJson,
+  RunSession,
+  RunSpec,
+  ThresholdResult,
+} from "./schemas.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";
 export * from "./load.ts";

@@ -1,10 +1,13 @@
 /**
- * Zod schemas for run records: one line of `decisions.jsonl` per decision.
+ * Run records: one line of `decisions.jsonl` per decision, and `run.json`. The interfaces below
+ * are the public contract (exported from `mod.ts`); each zod schema is the runtime validator of
+ * its boundary and is checked against its interface at compile time (`_SchemasMatch` at the end),
+ * so the two cannot drift.
  *
  * @module
  */
 import { z } from "zod";
-import { QuestionTypeSchema } from "../dataset/schemas.ts";
+import { type QuestionType, QuestionTypeSchema } from "../dataset/schemas.ts";
 
 /** Error kinds a decision can carry. */
 export const ErrorKindSchema = z.enum([
@@ -19,8 +22,18 @@ export const ErrorKindSchema = z.enum([
   "malformed",
   "limit",
 ]);
-/** An error kind. */
-export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+/** The kind of error a decision failed with (how the client classified it). */
+export type ErrorKind =
+  | "authentication"
+  | "invalid_request"
+  | "unsupported_endpoint"
+  | "rate_limited"
+  | "overloaded"
+  | "unavailable"
+  | "timeout"
+  | "network"
+  | "malformed"
+  | "limit";
 
 /** One scored decision as written to `decisions.jsonl`. */
 export const DecisionRecordSchema = z.object({
@@ -71,8 +84,60 @@ export const DecisionRecordSchema = z.object({
   /** Cost the provider reported for the case's request (repeated on each of its decisions). */
   cost: z.number().optional(),
 });
-/** One scored decision. */
-export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+/** One scored decision: a line of `decisions.jsonl`. */
+export interface DecisionRecord {
+  /** Case id. */
+  case: string;
+  /** Workflow of the case. */
+  workflow: string;
+  /** Question name. */
+  question: string;
+  /** Question type. */
+  type: QuestionType;
+  /** The distribution scored, keyed in option order, or null on error. */
+  predicted: Record<string, number> | null;
+  /** The predicted answer (argmax, first listed wins a tie), or null. */
+  answer: string | null;
+  /** The predicted answer's probability, or null. */
+  confidence: number | null;
+  /** The gold label. */
+  gold: string;
+  /** The gold distribution, keyed in option order. */
+  gold_probabilities: Record<string, number>;
+  /** Predicted answer equals the gold label (false on error). */
+  correct: boolean;
+  /** KL(gold ‖ predicted) in nats, null on error. */
+  kl: number | null;
+  /** Brier score, null on error. */
+  brier: number | null;
+  /** Latency of the request that answered (ms), null when nothing answered. */
+  latency_ms: number | null;
+  /** Attempts made for the case (1 = no retry; an integer ≥ 0). */
+  attempts: number;
+  /** Input tokens the server reported for the case's request, or null. */
+  input_tokens: number | null;
+  /** Whether the engine's probabilities are calibrated, null on error. */
+  calibrated: boolean | null;
+  /** Error kind and message, or null. */
+  error: {
+    /** How the error was classified. */
+    kind: ErrorKind;
+    /** What went wrong. */
+    message: string;
+  } | null;
+  /** Engine extras (dohnuts' `native`), when present. */
+  native?: Record<string, unknown> | undefined;
+  /** Warnings about this answer, when any. */
+  warnings?: string[] | undefined;
+  /** Endpoint name when a workflow lists several. */
+  endpoint?: string | undefined;
+  /** The provider's response id for the case's request (OpenRouter's `id`), when reported. */
+  response_id?: string | undefined;
+  /** The relay's upstream provider for the case's request (OpenRouter's `provider`). */
+  provider?: string | undefined;
+  /** Cost the provider reported for the case's request (repeated on each of its decisions). */
+  cost?: number | undefined;
+}
 
 /** A threshold result: thresholds are results, and the exit status follows them. */
 export const ThresholdResultSchema = z.object({
@@ -82,8 +147,19 @@ export const ThresholdResultSchema = z.object({
   value: z.number().nullable(),
   pass: z.boolean(),
 });
-/** A threshold result. */
-export type ThresholdResult = z.infer<typeof ThresholdResultSchema>;
+/** A threshold result: `{metric, op, limit, value, pass}`; a failed one fails the run. */
+export interface ThresholdResult {
+  /** Metric checked, e.g. `accuracy`. */
+  metric: string;
+  /** Comparison, e.g. `>=`. */
+  op: string;
+  /** The limit the metric is compared with. */
+  limit: number;
+  /** The metric's value, or null when it is n/a (the threshold then fails). */
+  value: number | null;
+  /** Whether the threshold is met. */
+  pass: boolean;
+}
 
 /** What ran: everything that identifies a run's configuration. */
 export const RunSpecSchema = z.object({
@@ -109,8 +185,54 @@ export const RunSpecSchema = z.object({
   fingerprint: z.string(),
   seed: z.number().int(),
 });
-/** What ran. */
-export type RunSpec = z.infer<typeof RunSpecSchema>;
+/** What ran: everything that identifies a run's configuration (`run.json`'s `spec`). */
+export interface RunSpec {
+  /** Workflow name. */
+  workflow: string;
+  /** The workflow file, or null when the workflow was given as data. */
+  workflow_file: string | null;
+  /** Endpoint identity: `scheme://host:port/path` (no credentials) or `embedded:reference/…`. */
+  endpoint: string;
+  /** Endpoint name when the workflow names it, else null. */
+  endpoint_name: string | null;
+  /** Engine (wire format) name, e.g. `systemone`. */
+  engine: string;
+  /** Model name sent with each request. */
+  model: string;
+  /** How the state was sent: as JSON or as its JSON text. */
+  state_encoding: "json" | "text";
+  /** The embedded reference server's settings, or null when a URL was called. */
+  reference: Record<string, unknown> | null;
+  /** Dataset id. */
+  dataset: string;
+  /** Dataset revision (commit). */
+  revision: string;
+  /** Dataset split. */
+  split: string;
+  /** Dataset licence. */
+  license: string;
+  /** Number of cases selected (an integer). */
+  cases: number;
+  /** sha256 of the selected case ids, one per line, in order. */
+  case_ids_sha256: string;
+  /** sha256 of the selected cases' questions (JSON), in order. */
+  questions_sha256: string;
+  /** Requests in flight (an integer). */
+  parallel: number;
+  /** Per-request timeout, ms. */
+  timeout_ms: number;
+  /** Extra attempts for transient errors (an integer). */
+  retries: number;
+  /** Whether the engine's probabilities are calibrated. */
+  calibrated: boolean;
+  /**
+   * Comparison fingerprint: a hash of dataset, revision, endpoint identity, engine, model,
+   * questions and state encoding.
+   */
+  fingerprint: string;
+  /** Seed of the bootstrap intervals (an integer). */
+  seed: number;
+}
 
 /** One session of a run: the first start, then each `--resume`. */
 export const RunSessionSchema = z.object({
@@ -129,8 +251,23 @@ export const RunSessionSchema = z.object({
   /** Wall-clock duration of the session in ms. */
   duration_ms: z.number().min(0),
 });
-/** One session of a run. */
-export type RunSession = z.infer<typeof RunSessionSchema>;
+/** One session of a run: the first start, then each `--resume`. */
+export interface RunSession {
+  /** When the session started (ISO 8601). */
+  started_at: string;
+  /** When it ended (ISO 8601). */
+  finished_at: string;
+  /** Status the session ended with. */
+  status: "completed" | "incomplete" | "interrupted";
+  /** Cases already answered when the session started (kept, not asked again). */
+  kept: number;
+  /** Cases this session recorded an outcome for. */
+  asked: number;
+  /** HTTP requests this session sent (attempts, retries included). */
+  requests: number;
+  /** Wall-clock duration of the session in ms. */
+  duration_ms: number;
+}
 
 /** `run.json`. */
 export const RunJsonSchema = z.object({
@@ -149,5 +286,47 @@ export const RunJsonSchema = z.object({
   /** Sessions in order (absent in records written before sessions were kept). */
   sessions: z.array(RunSessionSchema).optional(),
 });
-/** `run.json`. */
-export type RunJson = z.infer<typeof RunJsonSchema>;
+/** `run.json`: what ran, how it ended, its summary and thresholds. */
+export interface RunJson {
+  /** Record format version, always 1. */
+  version: 1;
+  /** Tool that wrote it (`decibench`). */
+  tool: string;
+  /** Version of that tool. */
+  tool_version: string;
+  /** Run id (also the run directory's name). */
+  id: string;
+  /** `running` while it runs, then how it ended. */
+  status: "running" | "completed" | "incomplete" | "interrupted";
+  /** When the run first started (ISO 8601). */
+  started_at: string;
+  /** When it last ended (ISO 8601), null while running. */
+  finished_at: string | null;
+  /** What ran. */
+  spec: RunSpec;
+  /** The run summary (metrics with intervals), null until the run ends. */
+  summary: Record<string, unknown> | null;
+  /** Threshold results, in the workflow's order. */
+  thresholds: ThresholdResult[];
+  /** The model name the server reported, or null when it named none. */
+  model_reported: string | null;
+  /** The error that stopped the run, or null. */
+  fatal: string | null;
+  /** Sessions in order (absent in records written before sessions were kept). */
+  sessions?: RunSession[] | undefined;
+}
+
+/** True when `A` and `B` are the same type (compile-time only). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
+type Assert<T extends true> = T;
+/** Each schema's parsed type equals its public interface. */
+type _SchemasMatch = [
+  Assert<Equals<z.infer<typeof ErrorKindSchema>, ErrorKind>>,
+  Assert<Equals<z.infer<typeof DecisionRecordSchema>, DecisionRecord>>,
+  Assert<Equals<z.infer<typeof ThresholdResultSchema>, ThresholdResult>>,
+  Assert<Equals<z.infer<typeof RunSpecSchema>, RunSpec>>,
+  Assert<Equals<z.infer<typeof RunSessionSchema>, RunSession>>,
+  Assert<Equals<z.infer<typeof RunJsonSchema>, RunJson>>,
+];
