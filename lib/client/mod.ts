@@ -6,7 +6,16 @@
 export * from "./engine.ts";
 export * from "./engines.ts";
 export * from "./errors.ts";
-export * from "./schemas.ts";
+export {
+  checkDistribution,
+  LOW_FIT_MASS,
+  parseJsonBody,
+  type ParseSystemOneOptions,
+  parseSystemOneReply,
+  SUM_TOLERANCE,
+  sumTolerance,
+  type SystemOneReply,
+} from "./schemas.ts";
 export * from "./systemone.ts";
 export * from "./transport.ts";
 export * from "./ask.ts";

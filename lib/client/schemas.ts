@@ -1,6 +1,8 @@
 /**
  * The System One reply schema and its strict answer checks, decided once for every engine that
- * speaks System One.
+ * speaks System One. The `SystemOneReply` interface is the public contract (exported from
+ * `mod.ts`); its zod schema is the runtime validator of the envelope and is checked against it at
+ * compile time (`_SchemasMatch` below), so the two cannot drift.
  *
  * @module
  */
@@ -28,8 +30,38 @@ export const SystemOneReplySchema = z.object({
   id: z.string().optional(),
   provider: z.string().optional(),
 }).loose();
-/** A System One reply envelope. */
-export type SystemOneReply = z.infer<typeof SystemOneReplySchema>;
+/** A System One reply envelope; relays may add fields of their own. */
+export interface SystemOneReply {
+  /** The model that answered, when the server names it. */
+  model?: string | undefined;
+  /** Answers by question name, checked one by one by {@linkcode parseSystemOneReply}. */
+  answers: Record<string, unknown>;
+  /** Token counts and cost, when reported (extra fields allowed). */
+  usage?: {
+    /** Input tokens of the request. */
+    input_tokens?: number | undefined;
+    /** Output tokens of the reply. */
+    output_tokens?: number | undefined;
+    /** Cost of the request, as the provider reports it. */
+    cost?: number | undefined;
+    /** Any other usage field. */
+    [key: string]: unknown;
+  } | undefined;
+  /** The provider's response id (OpenRouter's `id`). */
+  id?: string | undefined;
+  /** The relay's upstream provider (OpenRouter's `provider`). */
+  provider?: string | undefined;
+  /** Any other envelope field. */
+  [key: string]: unknown;
+}
+
+/** True when `A` and `B` are the same type (compile-time only). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+/** Accepts only `true`: the schema and its interface differ when `deno check` fails here. */
+type Assert<T extends true> = T;
+/** The schema's parsed type equals its public interface. */
+type _SchemasMatch = [Assert<Equals<z.infer<typeof SystemOneReplySchema>, SystemOneReply>>];
 
 function isProbability(v: unknown): v is number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 1;
