@@ -3,7 +3,6 @@ import { join } from "node:path";
 import {
   askJudge,
   type AuditRecord,
-  AuditRecordSchema,
   JUDGE_DEADLINE_MS,
   judgeQuestion,
   MAX_JUDGE_REQUEST_BYTES,
@@ -11,6 +10,7 @@ import {
   questionSha256,
   runAudit,
 } from "../lib/audit/mod.ts";
+import { AuditRecordSchema } from "../lib/audit/schemas.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { loadWorkflow } from "../lib/workflow/mod.ts";
 import {

@@ -16,7 +16,27 @@
  *
  * @module
  */
-export * from "./schemas.ts";
+export {
+  type AuditCheck,
+  type AuditMeta,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditSet,
+  type AuditsSpec,
+  type AuditsSpecInput,
+  CHECK_ID_PATTERN,
+  checkName,
+  type EvidenceScope,
+  type JudgeReference,
+  type JudgeReferenceInput,
+  type JudgeSpec,
+  type JudgeSpecInput,
+  type LabelledItem,
+  type Transcript,
+  type TranscriptMessage,
+  type UnavailableKind,
+  UNCLEAR,
+} from "./schemas.ts";
 export * from "./checks.ts";
 export * from "./evidence.ts";
 export * from "./transcripts.ts";
