@@ -9,6 +9,8 @@ import { type Workflow, WorkflowSchema } from "./schemas.ts";
 /** A workflow file could not be used. */
 export class WorkflowError extends Error {
   /**
+   * Creates the error.
+   *
    * @param message What is wrong and how to fix it.
    */
   constructor(message: string) {

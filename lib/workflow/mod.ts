@@ -3,7 +3,17 @@
  *
  * @module
  */
-export * from "./schemas.ts";
+export type {
+  CaseSelection,
+  EndpointSpec,
+  EndpointSpecInput,
+  EngineName,
+  ReferenceSpec,
+  ReferenceSpecInput,
+  ThresholdSpec,
+  Workflow,
+  WorkflowInput,
+} from "./schemas.ts";
 export * from "./define.ts";
 export * from "./load.ts";
 export * from "./cases.ts";

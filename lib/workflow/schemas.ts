@@ -1,10 +1,13 @@
 /**
- * The workflow file schema: typed data that names what runs.
+ * The workflow file: typed data that names what runs. The interfaces below are the public contract
+ * (exported from `mod.ts`; `WorkflowInput` is what `defineWorkflow` checks); `WorkflowSchema` is
+ * the runtime validator of a workflow file and is checked against them at compile time
+ * (`_SchemasMatch` at the end), so the two cannot drift.
  *
  * @module
  */
 import { z } from "zod";
-import { AuditsSpecSchema } from "../audit/schemas.ts";
+import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "../audit/schemas.ts";
 
 /** The embedded reference server, started in-process. */
 export const ReferenceSpecSchema = z.object({
@@ -17,6 +20,42 @@ export const ReferenceSpecSchema = z.object({
   /** Delay before each answer, ms. */
   latencyMs: z.number().min(0).optional(),
 }).strict();
+
+/** The embedded reference server as a workflow writes it. */
+export interface ReferenceSpecInput {
+  /**
+   * Predictor the server answers with (`fitted`, `uniform`, `oracle`, …).
+   * @default "fitted"
+   */
+  predictor?: string | undefined;
+  /**
+   * Fault spec, e.g. `http500=0.05,malformed=0.02`.
+   * @default undefined (no faults)
+   */
+  faults?: string | undefined;
+  /**
+   * Seed for fault draws (an integer).
+   * @default undefined (0)
+   */
+  seed?: number | undefined;
+  /**
+   * Delay before each answer, ms (≥ 0).
+   * @default undefined (no delay)
+   */
+  latencyMs?: number | undefined;
+}
+
+/** The embedded reference server with defaults applied. */
+export interface ReferenceSpec {
+  /** Predictor the server answers with. */
+  predictor: string;
+  /** Fault spec, e.g. `http500=0.05,malformed=0.02`, when faults are injected. */
+  faults?: string | undefined;
+  /** Seed for fault draws. */
+  seed?: number | undefined;
+  /** Delay before each answer, ms. */
+  latencyMs?: number | undefined;
+}
 
 /** One endpoint to benchmark. */
 export const EndpointSpecSchema = z.object({
@@ -46,10 +85,93 @@ export const EndpointSpecSchema = z.object({
 }).strict().refine((e) => e.baseUrl !== undefined || e.reference !== undefined, {
   message: "give baseUrl or reference",
 });
-/** An endpoint spec as written. */
-export type EndpointSpecInput = z.input<typeof EndpointSpecSchema>;
+/** The wire format an endpoint speaks. */
+export type EngineName = "systemone" | "ollama" | "clef" | "pcd";
+
+/** An endpoint spec as written in a workflow file: give `baseUrl` or `reference`. */
+export interface EndpointSpecInput {
+  /**
+   * Name used in side-by-side output (non-empty).
+   * @default undefined (unnamed)
+   */
+  name?: string | undefined;
+  /**
+   * Wire format.
+   * @default "systemone"
+   */
+  engine?: EngineName | undefined;
+  /**
+   * Base URL of the server (ignored when `reference` is set, unless `--base-url` is given).
+   * @default undefined
+   */
+  baseUrl?: string | undefined;
+  /**
+   * Start the built-in reference server instead of calling a URL.
+   * @default undefined
+   */
+  reference?: ReferenceSpecInput | undefined;
+  /**
+   * Model name sent with each request.
+   * @default "default"
+   */
+  model?: string | undefined;
+  /**
+   * Environment variable holding the bearer key (a valid variable name).
+   * @default undefined (no key sent)
+   */
+  apiKeyEnv?: string | undefined;
+  /**
+   * Refuse to start when the key variable is unset.
+   * @default false
+   */
+  apiKeyRequired?: boolean | undefined;
+  /**
+   * `json` sends the state as JSON, `text` as its JSON text.
+   * @default "json"
+   */
+  stateEncoding?: "json" | "text" | undefined;
+  /**
+   * Per-request timeout, ms (a positive integer).
+   * @default 120000
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Extra attempts for transient errors (an integer, 0 to 10).
+   * @default 2
+   */
+  retries?: number | undefined;
+  /**
+   * Extra headers (never credentials).
+   * @default {}
+   */
+  headers?: Record<string, string> | undefined;
+}
+
 /** An endpoint spec with defaults applied. */
-export type EndpointSpec = z.output<typeof EndpointSpecSchema>;
+export interface EndpointSpec {
+  /** Name used in side-by-side output, when named. */
+  name?: string | undefined;
+  /** Wire format. */
+  engine: EngineName;
+  /** Base URL of the server, when given. */
+  baseUrl?: string | undefined;
+  /** The built-in reference server's settings, when it is used. */
+  reference?: ReferenceSpec | undefined;
+  /** Model name sent with each request. */
+  model: string;
+  /** Environment variable holding the bearer key, when one is sent. */
+  apiKeyEnv?: string | undefined;
+  /** Refuse to start when the key variable is unset. */
+  apiKeyRequired: boolean;
+  /** `json` sends the state as JSON, `text` as its JSON text. */
+  stateEncoding: "json" | "text";
+  /** Per-request timeout, ms. */
+  timeoutMs: number;
+  /** Extra attempts for transient errors. */
+  retries: number;
+  /** Extra headers (never credentials). */
+  headers: Record<string, string>;
+}
 
 /** A threshold the run must meet. */
 export const ThresholdSpecSchema = z.object({
@@ -57,8 +179,15 @@ export const ThresholdSpecSchema = z.object({
   op: z.enum([">=", ">", "<=", "<"]),
   limit: z.number(),
 }).strict();
-/** A threshold. */
-export type ThresholdSpec = z.infer<typeof ThresholdSpecSchema>;
+/** A threshold the run must meet, e.g. `{ metric: "accuracy", op: ">=", limit: 0.6 }`. */
+export interface ThresholdSpec {
+  /** The metric compared. */
+  metric: "accuracy" | "kl" | "brier" | "ece";
+  /** How the metric's value is compared with `limit`. */
+  op: ">=" | ">" | "<=" | "<";
+  /** The limit. */
+  limit: number;
+}
 
 /** Which cases to run. */
 export const CaseSelectionSchema = z.object({
@@ -74,6 +203,23 @@ export const CaseSelectionSchema = z.object({
   /** At most this many cases (after the filters, in dataset order). */
   limit: z.number().int().positive().optional(),
 }).strict();
+
+/** Which cases to run; no field means every case of the dataset. */
+export interface CaseSelection {
+  /** Only these workflows of the dataset (at least one). */
+  workflows?:
+    | (
+      | "agent_trace_observability"
+      | "customer_service"
+      | "invoice_processing"
+      | "security_incidents"
+    )[]
+    | undefined;
+  /** Only these case ids (at least one). */
+  ids?: string[] | undefined;
+  /** At most this many cases (after the filters, in dataset order; a positive integer). */
+  limit?: number | undefined;
+}
 
 /** A workflow file's default export. */
 export const WorkflowSchema = z.object({
@@ -104,7 +250,108 @@ export const WorkflowSchema = z.object({
   message: "give exactly one of endpoint or endpoints",
   path: ["endpoint"],
 });
-/** A workflow as written. */
-export type WorkflowInput = z.input<typeof WorkflowSchema>;
-/** A workflow with defaults applied. */
-export type Workflow = z.output<typeof WorkflowSchema>;
+/**
+ * A workflow as written (what `defineWorkflow` checks): give exactly one of `endpoint` or
+ * `endpoints`.
+ */
+export interface WorkflowInput {
+  /** Short name, used in run ids: lowercase letters, digits, `-` or `_`. */
+  name: string;
+  /**
+   * One line on what it is for.
+   * @default undefined
+   */
+  description?: string | undefined;
+  /**
+   * The endpoint to benchmark.
+   * @default undefined
+   */
+  endpoint?: EndpointSpecInput | undefined;
+  /**
+   * Several endpoints (at least one), run on the same cases and shown side by side.
+   * @default undefined
+   */
+  endpoints?: EndpointSpecInput[] | undefined;
+  /**
+   * Case selection.
+   * @default {} (every case)
+   */
+  cases?: CaseSelection | undefined;
+  /**
+   * Requests in flight (an integer, 1 to 256).
+   * @default 4
+   */
+  parallel?: number | undefined;
+  /**
+   * Thresholds; a failed one makes the exit status non-zero.
+   * @default []
+   */
+  thresholds?: ThresholdSpec[] | undefined;
+  /**
+   * Seed for bootstrap intervals (an integer).
+   * @default 0
+   */
+  seed?: number | undefined;
+  /**
+   * Output settings.
+   * @default { dir: "runs" }
+   */
+  output?: {
+    /**
+     * Directory that holds run directories.
+     * @default "runs"
+     */
+    dir?: string | undefined;
+  } | undefined;
+  /**
+   * Judge audits: transcripts, judge endpoint and versioned checks (see lib/audit).
+   * @default undefined (no audits)
+   */
+  audits?: AuditsSpecInput | undefined;
+}
+
+/** A workflow with defaults applied (what `loadWorkflow` and `validateWorkflow` return). */
+export interface Workflow {
+  /** Short name, used in run ids. */
+  name: string;
+  /** One line on what it is for, when given. */
+  description?: string | undefined;
+  /** The endpoint to benchmark (exactly one of `endpoint` and `endpoints` is set). */
+  endpoint?: EndpointSpec | undefined;
+  /** Several endpoints, run on the same cases and shown side by side. */
+  endpoints?: EndpointSpec[] | undefined;
+  /** Case selection. */
+  cases: CaseSelection;
+  /** Requests in flight. */
+  parallel: number;
+  /** Thresholds; a failed one makes the exit status non-zero. */
+  thresholds: ThresholdSpec[];
+  /** Seed for bootstrap intervals. */
+  seed: number;
+  /** Output settings. */
+  output: {
+    /** Directory that holds run directories. */
+    dir: string;
+  };
+  /** Judge audits, when configured. */
+  audits?: AuditsSpec | undefined;
+}
+
+/** True when `A` and `B` are the same type (compile-time only). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
+type Assert<T extends true> = T;
+/** Each schema's parsed (output) and written (input) types equal the public interfaces. */
+type _SchemasMatch = [
+  Assert<Equals<z.input<typeof ReferenceSpecSchema>, ReferenceSpecInput>>,
+  Assert<Equals<z.output<typeof ReferenceSpecSchema>, ReferenceSpec>>,
+  Assert<Equals<z.input<typeof EndpointSpecSchema>, EndpointSpecInput>>,
+  Assert<Equals<z.output<typeof EndpointSpecSchema>, EndpointSpec>>,
+  Assert<Equals<z.input<typeof ThresholdSpecSchema>, ThresholdSpec>>,
+  Assert<Equals<z.output<typeof ThresholdSpecSchema>, ThresholdSpec>>,
+  Assert<Equals<z.input<typeof CaseSelectionSchema>, CaseSelection>>,
+  Assert<Equals<z.output<typeof CaseSelectionSchema>, CaseSelection>>,
+  Assert<Equals<z.input<typeof WorkflowSchema>, WorkflowInput>>,
+  Assert<Equals<z.output<typeof WorkflowSchema>, Workflow>>,
+];
