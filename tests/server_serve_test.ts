@@ -157,5 +157,5 @@ Deno.test("`deno task serve --help` lists the options and predictors", async () 
   ) {
     assert.ok(stdout.includes(flag), flag);
   }
-  assert.match(stdout, /oracle, uniform/);
+  assert.match(stdout, /fitted, judge, oracle, prior, uniform/);
 });
