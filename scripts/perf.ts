@@ -1,5 +1,5 @@
 /**
- * `deno task perf [--rounds N] [--repeat N] [--parallel N]`: decibench's full benchmark against a
+ * `deno task perf [--rounds N] [--repeat N] [--parallel N] [--predictor NAME]`: decibench's full benchmark against a
  * bare `fetch` loop, in one run, against one reference server (a separate process), alternating
  * the two sides and reporting medians and their ratio; plus dataset load/verify and scoring time.
  *
@@ -18,9 +18,10 @@ function median(values: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-async function startServer(): Promise<{ url: string; child: Deno.ChildProcess }> {
+async function startServer(predictor: string): Promise<{ url: string; child: Deno.ChildProcess }> {
+  const serve = new URL("./serve.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./serve.ts", import.meta.url).pathname, "--port", "0"],
+    args: ["run", "-A", serve, "--port", "0", "--predictor", predictor],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -56,10 +57,13 @@ async function main(): Promise<void> {
     rounds: { type: "string" },
     repeat: { type: "string" },
     parallel: { type: "string" },
+    predictor: { type: "string" },
   });
   const rounds = intFlag(values.rounds, "rounds", 1) ?? 5;
   const repeat = intFlag(values.repeat, "repeat", 1) ?? 10;
   const parallel = intFlag(values.parallel, "parallel", 1) ?? 8;
+  // uniform: the cheapest server, so the client's own cost shows most; fitted: the default model.
+  const predictor = typeof values.predictor === "string" ? values.predictor : "uniform";
 
   // Dataset load + verify (manifest, gzip, sha256, content checks).
   const loads: number[] = [];
@@ -97,7 +101,7 @@ async function main(): Promise<void> {
     summaries.push(performance.now() - t1);
   }
 
-  const server = await startServer();
+  const server = await startServer(predictor);
   const out = await Deno.makeTempDir({ prefix: "decibench-perf-" });
   try {
     const workflow = validateWorkflow({
@@ -130,7 +134,7 @@ async function main(): Promise<void> {
     }
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
     console.log(
-      `requests     ${rounds} rounds × ${cases.length} requests per side, concurrency ${parallel}, sides alternated`,
+      `requests     ${rounds} rounds × ${cases.length} requests per side, concurrency ${parallel}, sides alternated, server predictor ${predictor} (separate process)`,
     );
     console.log(`bare fetch   median ${fmt(median(bare))} req/s  (${bare.map(fmt).join(", ")})`);
     console.log(`decibench    median ${fmt(median(full))} req/s  (${full.map(fmt).join(", ")})`);
