@@ -7,7 +7,7 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzip, sha256Hex } from "./_bytes.ts";
+import { gunzip, sha256Hex } from "../bytes.ts";
 import { findCaseProblem } from "./_check_cases.ts";
 import { DATASET_ID, PINNED, REVISION } from "./constants.ts";
 import { DatasetIntegrityError } from "./integrity_error.ts";

@@ -8,7 +8,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
-import { gzip, sha256Hex } from "./_bytes.ts";
+import { gzip, sha256Hex } from "../bytes.ts";
 import { findCaseProblem } from "./_check_cases.ts";
 import { findGoldInconsistency, questionSchemas } from "./_consistency.ts";
 import {

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzip, gzip, sha256Hex } from "./_bytes.ts";
+import { gunzip, gzip, sha256Hex } from "../bytes.ts";
 import { ModelIntegrityError } from "./integrity_error.ts";
 import {
   type FittedModel,

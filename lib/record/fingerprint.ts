@@ -3,6 +3,9 @@
  *
  * @module
  */
+import { sha256Hex } from "../bytes.ts";
+
+export { sha256Hex };
 
 /** What enters the fingerprint. */
 export interface FingerprintInput {
@@ -20,18 +23,6 @@ export interface FingerprintInput {
   questionsSha256: string;
   /** State encoding. */
   stateEncoding: string;
-}
-
-/**
- * Hex sha256 of a string.
- *
- * @param text Text to hash (UTF-8).
- * @returns Lowercase hex digest.
- */
-export async function sha256Hex(text: string | Uint8Array): Promise<string> {
-  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Private byte helpers of the model files: deterministic gzip, gunzip and sha256.
+ * Byte helpers shared by the dataset, the model files and the run records: deterministic gzip,
+ * gunzip and sha256.
  *
  * @module
  */
@@ -9,7 +10,9 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 }
 
 /**
- * Gzips bytes, writing them as a single chunk so the output depends on the input only.
+ * Gzips bytes deterministically: the same input gives the same output on every run (the stream
+ * writes mtime 0, and the input is written as one chunk, because chunk boundaries change the
+ * compressed bytes).
  *
  * @param data The bytes.
  * @returns The gzip file.
@@ -28,7 +31,7 @@ export async function gzip(data: Uint8Array): Promise<Uint8Array> {
  *
  * @param data The gzip bytes.
  * @returns The decompressed bytes.
- * @throws {TypeError} When the data is truncated or corrupt.
+ * @throws {TypeError} When the data is truncated or corrupt (the stream's own error).
  */
 export async function gunzip(data: Uint8Array): Promise<Uint8Array> {
   const body = new Blob([data as Uint8Array<ArrayBuffer>]).stream();
@@ -36,14 +39,17 @@ export async function gunzip(data: Uint8Array): Promise<Uint8Array> {
 }
 
 /**
- * The sha256 of bytes as lowercase hex.
+ * The sha256 of bytes or of a string's UTF-8 encoding, lowercase hex.
  *
- * @param data The bytes.
+ * @param data The bytes, or text to hash as UTF-8.
  * @returns 64 hex digits.
  */
-export async function sha256Hex(data: Uint8Array): Promise<string> {
+export async function sha256Hex(data: Uint8Array | string): Promise<string> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>),
+    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
   );
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
 }
