@@ -8,6 +8,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../_type_check.ts";
 import type { ErrorKind } from "../record/schemas.ts";
 
 /** The option every judge question must offer: the judge cannot tell. */
@@ -522,11 +523,6 @@ export interface LabelledItem {
   label: boolean;
 }
 
-/** True when `A` and `B` are the same type (compile-time only). */
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
-type Assert<T extends true> = T;
 /** Each schema's parsed type (and written type, where defaults apply) equals its interface. */
 type _SchemasMatch = [
   Assert<Equals<z.infer<typeof AuditSetSchema>, AuditSet>>,

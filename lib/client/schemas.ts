@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../_type_check.ts";
 import type { Question } from "../dataset/schemas.ts";
 import { optionsOf } from "../dataset/questions.ts";
 import type { EngineReply, NormalizedAnswer } from "./engine.ts";
@@ -55,11 +56,6 @@ export interface SystemOneReply {
   [key: string]: unknown;
 }
 
-/** True when `A` and `B` are the same type (compile-time only). */
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-/** Accepts only `true`: the schema and its interface differ when `deno check` fails here. */
-type Assert<T extends true> = T;
 /** The schema's parsed type equals its public interface. */
 type _SchemasMatch = [Assert<Equals<z.infer<typeof SystemOneReplySchema>, SystemOneReply>>];
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../_type_check.ts";
 
 /** The three question types System One serves (`bool` is accepted as an alias of `noul`). */
 export const QuestionTypeSchema = z.enum(["choice", "score", "noul"]);
@@ -230,11 +231,6 @@ export interface Manifest {
   };
 }
 
-/** True when `A` and `B` are the same type (compile-time only). */
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
-type Assert<T extends true> = T;
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
   Assert<Equals<z.infer<typeof QuestionTypeSchema>, QuestionType>>,

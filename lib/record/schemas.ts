@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../_type_check.ts";
 import { type QuestionType, QuestionTypeSchema } from "../dataset/schemas.ts";
 
 /** Error kinds a decision can carry. */
@@ -316,11 +317,6 @@ export interface RunJson {
   sessions?: RunSession[] | undefined;
 }
 
-/** True when `A` and `B` are the same type (compile-time only). */
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
-type Assert<T extends true> = T;
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
   Assert<Equals<z.infer<typeof ErrorKindSchema>, ErrorKind>>,

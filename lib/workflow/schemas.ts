@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../_type_check.ts";
 import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "../audit/schemas.ts";
 
 /** The embedded reference server, started in-process. */
@@ -337,11 +338,6 @@ export interface Workflow {
   audits?: AuditsSpec | undefined;
 }
 
-/** True when `A` and `B` are the same type (compile-time only). */
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
-  : false;
-/** Accepts only `true`: a schema and its interface differ when `deno check` fails here. */
-type Assert<T extends true> = T;
 /** Each schema's parsed (output) and written (input) types equal the public interfaces. */
 type _SchemasMatch = [
   Assert<Equals<z.input<typeof ReferenceSpecSchema>, ReferenceSpecInput>>,
