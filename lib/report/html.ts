@@ -5,8 +5,16 @@
  *
  * @module
  */
+import {
+  breakdownData,
+  disagreementData,
+  errorKindData,
+  reliabilityData,
+  type TableData,
+  thresholdData,
+} from "./tables.ts";
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
+import { breakdown, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
 import { interval, num, pct } from "./format.ts";
@@ -47,20 +55,8 @@ function htmlTable(
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function breakdownHtml(rows: readonly BreakdownRow[]): string {
-  return htmlTable(
-    ["group", "n", "accuracy", "95% CI", "KL", "Brier", "ECE", "errors"],
-    rows.map((r) => [
-      r.key,
-      String(r.decisions),
-      pct(r.accuracy),
-      interval(r.intervals.accuracy, true),
-      num(r.kl),
-      num(r.brier),
-      num(r.ece),
-      String(r.errors),
-    ]),
-  );
+function htmlData(data: TableData, numeric = true): string {
+  return htmlTable(data.header, data.rows, numeric);
 }
 
 const STYLE = `
@@ -145,20 +141,9 @@ export function htmlReport(
       "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
       "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>",
   );
-  if (run.thresholds.length) {
-    out.push(
-      "<h2>Thresholds</h2>",
-      htmlTable(
-        ["metric", "condition", "value", "result"],
-        run.thresholds.map((t) => [
-          t.metric,
-          `${t.op} ${t.limit}`,
-          t.value === null ? "n/a" : num(t.value),
-          t.pass ? "pass" : "FAIL",
-        ]),
-      ),
-    );
-  }
+  const thresholds = thresholdData(run);
+  if (thresholds.rows.length) out.push("<h2>Thresholds</h2>", htmlData(thresholds));
+
   out.push(
     "<h2>Accuracy</h2>",
     '<div class="grid">',
@@ -171,11 +156,11 @@ export function htmlReport(
       accuracyChart(byQuestion, { width: 1000 })
     }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
     "<h3>By question type</h3>",
-    breakdownHtml(byType),
+    htmlData(breakdownData(byType)),
     "<h3>By workflow</h3>",
-    breakdownHtml(byWorkflow),
+    htmlData(breakdownData(byWorkflow)),
     "<h3>By question</h3>",
-    breakdownHtml(byQuestion),
+    htmlData(breakdownData(byQuestion)),
   );
   out.push(
     "<h2>Calibration</h2>",
@@ -195,16 +180,7 @@ export function htmlReport(
     }: the standard top-label ECE over 10 equal-width bins (empty bins skipped). The dataset ` +
       "card's ECE definition is unpublished, so this value is not comparable with the card's ECE " +
       "column.</p>",
-    htmlTable(
-      ["confidence", "n", "mean conf", "accuracy", "gap"],
-      summary.reliability.map((r) => [
-        `${r.lower.toFixed(1)}–${r.upper.toFixed(1)}`,
-        String(r.n),
-        num(r.meanConfidence),
-        num(r.accuracy),
-        (r.gap >= 0 ? "+" : "") + r.gap.toFixed(3),
-      ]),
-    ),
+    htmlData(reliabilityData(summary)),
   );
   out.push(
     "<h2>Latency and tokens</h2>",
@@ -216,35 +192,12 @@ export function htmlReport(
         : "No request answered."
     }</p>`,
   );
-  const errors = records.filter((r) => r.error);
-  if (errors.length) {
-    const kinds = new Map<string, number>();
-    for (const r of errors) kinds.set(r.error!.kind, (kinds.get(r.error!.kind) ?? 0) + 1);
-    out.push(
-      "<h2>Errors</h2>",
-      htmlTable(["kind", "decisions"], [...kinds].map(([k, n]) => [k, String(n)])),
-    );
-  }
-  const wrong = records
-    .filter((r) => !r.error && !r.correct && r.confidence !== null)
-    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
-    .slice(0, options.disagreements ?? 20);
-  out.push("<h2>Most confident disagreements with gold</h2>");
+  const errors = errorKindData(records);
+  if (errors.rows.length) out.push("<h2>Errors</h2>", htmlData(errors));
+  const wrong = disagreementData(records, options.disagreements ?? 20);
   out.push(
-    wrong.length
-      ? htmlTable(
-        ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
-        wrong.map((r) => [
-          r.case,
-          r.question,
-          r.answer ?? "",
-          num(r.confidence),
-          r.gold,
-          num(r.gold_probabilities[r.answer ?? ""] ?? 0),
-        ]),
-        false,
-      )
-      : "<p>None.</p>",
+    "<h2>Most confident disagreements with gold</h2>",
+    wrong.rows.length ? htmlData(wrong, false) : "<p>None.</p>",
   );
   out.push(
     '<p>The trace of every decision, with the predicted and gold distributions in the same option order, is in <a href="report.md">report.md</a> beside this file.</p>',

@@ -9,6 +9,7 @@ import { breakdown, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
 import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
+import { disagreementData, errorKindData, thresholdData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 
 /** Options for `markdownReport`. */
@@ -123,19 +124,11 @@ export function markdownReport(
   if (warnings.length) {
     out.push("> **Answer warnings.** " + warnings.join("; ") + ".", "");
   }
-  if (run.thresholds.length) {
+  const thresholds = thresholdData(run);
+  if (thresholds.rows.length) {
     out.push("## Thresholds", "");
     out.push(
-      table(
-        ["metric", "condition", "value", "result"],
-        run.thresholds.map((t) => [
-          t.metric,
-          `${t.op} ${t.limit}`,
-          t.value === null ? "n/a" : num(t.value),
-          t.pass ? "pass" : "**FAIL**",
-        ]),
-        { markdown: true },
-      ),
+      table(thresholds.header, thresholds.rows, { markdown: true }),
       "",
     );
   }
@@ -165,38 +158,13 @@ export function markdownReport(
       : "No request answered.",
     "",
   );
-  const errors = records.filter((r) => r.error);
-  if (errors.length) {
-    const kinds = new Map<string, number>();
-    for (const r of errors) kinds.set(r.error!.kind, (kinds.get(r.error!.kind) ?? 0) + 1);
-    out.push("## Errors", "");
-    out.push(
-      table(["kind", "decisions"], [...kinds].map(([k, n]) => [k, String(n)]), { markdown: true }),
-      "",
-    );
+  const errors = errorKindData(records);
+  if (errors.rows.length) {
+    out.push("## Errors", "", table(errors.header, errors.rows, { markdown: true }), "");
   }
-  const wrong = records
-    .filter((r) => !r.error && !r.correct && r.confidence !== null)
-    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
-    .slice(0, options.disagreements ?? 20);
+  const wrong = disagreementData(records, options.disagreements ?? 20);
   out.push("## Most confident disagreements with gold", "");
-  out.push(
-    wrong.length
-      ? table(
-        ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
-        wrong.map((r) => [
-          r.case,
-          r.question,
-          r.answer ?? "",
-          num(r.confidence),
-          r.gold,
-          num(r.gold_probabilities[r.answer ?? ""] ?? 0),
-        ]),
-        { markdown: true },
-      )
-      : "None.",
-    "",
-  );
+  out.push(wrong.rows.length ? table(wrong.header, wrong.rows, { markdown: true }) : "None.", "");
   out.push(
     "## Trace",
     "",

@@ -5,6 +5,7 @@
  * @module
  */
 export * from "./format.ts";
+export * from "./tables.ts";
 export * from "./terminal.ts";
 export * from "./markdown.ts";
 export * from "./charts.ts";

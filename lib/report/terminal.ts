@@ -8,6 +8,7 @@ import { attribution, type DatasetInfo } from "../dataset/mod.ts";
 import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
+import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 
 /** Options for the report renderers. */
@@ -26,20 +27,8 @@ export interface ReportOptions {
  * @returns The table.
  */
 export function breakdownTable(rows: readonly BreakdownRow[], options: ReportOptions = {}): string {
-  return table(
-    ["group", "n", "accuracy", "95% CI", "KL", "Brier", "ECE", "errors"],
-    rows.map((r) => [
-      r.key,
-      String(r.decisions),
-      pct(r.accuracy),
-      interval(r.intervals.accuracy, true),
-      num(r.kl),
-      num(r.brier),
-      num(r.ece),
-      String(r.errors),
-    ]),
-    options.markdown ? { markdown: true } : {},
-  );
+  const data = breakdownData(rows);
+  return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
 }
 
 /**
@@ -50,17 +39,8 @@ export function breakdownTable(rows: readonly BreakdownRow[], options: ReportOpt
  * @returns The table.
  */
 export function reliabilityText(summary: Summary, options: ReportOptions = {}): string {
-  return table(
-    ["confidence", "n", "mean conf", "accuracy", "gap"],
-    summary.reliability.map((r) => [
-      `${r.lower.toFixed(1)}–${r.upper.toFixed(1)}`,
-      String(r.n),
-      num(r.meanConfidence),
-      num(r.accuracy),
-      (r.gap >= 0 ? "+" : "") + r.gap.toFixed(3),
-    ]),
-    options.markdown ? { markdown: true } : {},
-  );
+  const data = reliabilityData(summary);
+  return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
 }
 
 /**

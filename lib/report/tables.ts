@@ -1,0 +1,113 @@
+/**
+ * The report tables as data (header and rows of text), rendered by the terminal, Markdown and
+ * HTML reports alike so the three never drift apart.
+ *
+ * @module
+ */
+import type { BreakdownRow, Summary } from "../metrics/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/schemas.ts";
+import { interval, num, pct } from "./format.ts";
+
+/** A table as text cells. */
+export interface TableData {
+  /** Column titles. */
+  header: string[];
+  /** Cells, one array per row. */
+  rows: string[][];
+}
+
+/**
+ * Breakdown rows: group, n, accuracy with interval, KL, Brier, ECE, errors.
+ *
+ * @param rows Breakdown rows.
+ * @returns The table.
+ */
+export function breakdownData(rows: readonly BreakdownRow[]): TableData {
+  return {
+    header: ["group", "n", "accuracy", "95% CI", "KL", "Brier", "ECE", "errors"],
+    rows: rows.map((r) => [
+      r.key,
+      String(r.decisions),
+      pct(r.accuracy),
+      interval(r.intervals.accuracy, true),
+      num(r.kl),
+      num(r.brier),
+      num(r.ece),
+      String(r.errors),
+    ]),
+  };
+}
+
+/**
+ * The reliability table of a summary.
+ *
+ * @param summary The summary.
+ * @returns The table.
+ */
+export function reliabilityData(summary: Summary): TableData {
+  return {
+    header: ["confidence", "n", "mean conf", "accuracy", "gap"],
+    rows: summary.reliability.map((r) => [
+      `${r.lower.toFixed(1)}–${r.upper.toFixed(1)}`,
+      String(r.n),
+      num(r.meanConfidence),
+      num(r.accuracy),
+      (r.gap >= 0 ? "+" : "") + r.gap.toFixed(3),
+    ]),
+  };
+}
+
+/**
+ * Threshold results.
+ *
+ * @param run The run record.
+ * @returns The table (no rows when the workflow has no thresholds).
+ */
+export function thresholdData(run: RunJson): TableData {
+  return {
+    header: ["metric", "condition", "value", "result"],
+    rows: run.thresholds.map((t) => [
+      t.metric,
+      `${t.op} ${t.limit}`,
+      t.value === null ? "n/a" : num(t.value),
+      t.pass ? "pass" : "FAIL",
+    ]),
+  };
+}
+
+/**
+ * Failed decisions by error kind.
+ *
+ * @param records The run's decisions.
+ * @returns The table (no rows when nothing failed).
+ */
+export function errorKindData(records: readonly DecisionRecord[]): TableData {
+  const kinds = new Map<string, number>();
+  for (const r of records) if (r.error) kinds.set(r.error.kind, (kinds.get(r.error.kind) ?? 0) + 1);
+  return { header: ["kind", "decisions"], rows: [...kinds].map(([k, n]) => [k, String(n)]) };
+}
+
+/**
+ * The most confident answered decisions that disagree with gold, most confident first.
+ *
+ * @param records The run's decisions.
+ * @param limit How many to list.
+ * @returns The table.
+ */
+export function disagreementData(records: readonly DecisionRecord[], limit = 20): TableData {
+  const wrong = records
+    .filter((r) => !r.error && !r.correct && r.confidence !== null)
+    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
+    .slice(0, limit);
+  return {
+    header: ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
+    rows: wrong.map((r) => [
+      r.case,
+      r.question,
+      r.answer ?? "",
+      num(r.confidence),
+      r.gold,
+      num(r.gold_probabilities[r.answer ?? ""] ?? 0),
+    ]),
+  };
+}
