@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { join } from "node:path";
 import { progressBar } from "../lib/cli/progress.ts";
 import { indexRun, type LoadedRun, openIndex, writeAtomic } from "../lib/record/mod.ts";
@@ -99,18 +100,9 @@ export async function benchEngines(
     }
     return 0;
   }
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) Deno.exit(130);
-    console.error(
-      "\ninterrupted: no new requests; waiting up to 2 s for those in flight (Ctrl+C again to quit now)",
-    );
-    controller.abort(new DOMException("Interrupted", "AbortError"));
-  };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+  using interrupt = interruptOnSignals(
+    "no new requests; waiting up to 2 s for those in flight",
+  );
   const bar = progressBar();
   const onEvent = (endpoint: string, event: RunEvent) => {
     if (options.json) {
@@ -125,52 +117,47 @@ export async function benchEngines(
       console.error(`${endpoint}: run ${event.run_id}, ${event.cases} cases → ${event.dir}`);
     } else if (event.event === "summary") bar.done();
   };
-  try {
-    const comparison = await compareEngines(workflow, {
-      ...overrides,
-      ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
-      ...(options.outDir !== undefined ? { outDir: options.outDir } : {}),
-      workflowFile: options.file,
-      signal: controller.signal,
-      onEvent,
-    });
-    bar.done();
-    let failed = false;
-    for (const result of comparison.runs) {
-      await writeReports(result);
-      if (options.dbPath === "") continue;
+  const comparison = await compareEngines(workflow, {
+    ...overrides,
+    ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
+    ...(options.outDir !== undefined ? { outDir: options.outDir } : {}),
+    workflowFile: options.file,
+    signal: interrupt.signal,
+    onEvent,
+  });
+  bar.done();
+  let failed = false;
+  for (const result of comparison.runs) {
+    await writeReports(result);
+    if (options.dbPath === "") continue;
+    try {
+      const index = openIndex(options.dbPath);
       try {
-        const index = openIndex(options.dbPath);
-        try {
-          indexRun(index, result.run, result.records, { dir: result.dir });
-        } finally {
-          index.close();
-        }
-      } catch (error) {
-        failed = true;
-        console.error(
-          `decibench: Cannot index the run in "${options.dbPath}": ${(error as Error).message}`,
-        );
+        indexRun(index, result.run, result.records, { dir: result.dir });
+      } finally {
+        index.close();
       }
+    } catch (error) {
+      failed = true;
+      console.error(
+        `decibench: Cannot index the run in "${options.dbPath}": ${(error as Error).message}`,
+      );
     }
-    await writeAtomic(
-      join(comparison.dir, "comparison.md"),
-      engineComparisonText(comparison, { markdown: true }) + "\n",
-    );
-    if (options.json) {
-      const { runs: _runs, ...summary } = comparison;
-      console.log(JSON.stringify({ event: "comparison", ...summary }));
-    } else {
-      console.log(engineComparisonText(comparison));
-      console.log(`report      ${comparison.dir}/comparison.md`);
-    }
-    if (comparison.interrupted) return 130;
-    const ok = comparison.runs.every((r) =>
-      r.status === "completed" && r.thresholds.every((t) => t.pass)
-    );
-    return ok && !failed ? 0 : 1;
-  } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
-    Deno.removeSignalListener("SIGTERM", onSignal);
   }
+  await writeAtomic(
+    join(comparison.dir, "comparison.md"),
+    engineComparisonText(comparison, { markdown: true }) + "\n",
+  );
+  if (options.json) {
+    const { runs: _runs, ...summary } = comparison;
+    console.log(JSON.stringify({ event: "comparison", ...summary }));
+  } else {
+    console.log(engineComparisonText(comparison));
+    console.log(`report      ${comparison.dir}/comparison.md`);
+  }
+  if (comparison.interrupted) return 130;
+  const ok = comparison.runs.every((r) =>
+    r.status === "completed" && r.thresholds.every((t) => t.pass)
+  );
+  return ok && !failed ? 0 : 1;
 }

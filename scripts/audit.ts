@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { runMain } from "../lib/cli/main.ts";
+import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import { type AuditEvent, type AuditSet, OUTCOME_ORDER, runAudit } from "../lib/audit/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
@@ -46,12 +48,7 @@ async function main(args: string[]): Promise<number> {
   const model = stringFlag(values.model);
   const transcripts = stringFlag(values.transcripts);
 
-  const controller = new AbortController();
-  const onSignal = () => {
-    console.error("\ninterrupted: stopping after the request in flight");
-    controller.abort(new DOMException("Interrupted", "AbortError"));
-  };
-  Deno.addSignalListener("SIGINT", onSignal);
+  using interrupt = interruptOnSignals("stopping after the request in flight");
   const onEvent = (event: AuditEvent) => {
     if (json) {
       console.log(JSON.stringify(event));
@@ -72,44 +69,31 @@ async function main(args: string[]): Promise<number> {
       );
     }
   };
-  try {
-    const result = await runAudit(workflow, {
-      workflowFile: file,
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...(set !== undefined ? { set: set as AuditSet } : {}),
-      ...(out !== undefined ? { outDir: out } : {}),
-      ...(resume !== undefined ? { resume } : {}),
-      ...(transcripts !== undefined ? { transcripts } : {}),
-      signal: controller.signal,
-      onEvent,
-    });
-    if (!json) {
-      const { meta } = result;
-      console.log(
-        `\naudit ${meta.workflow}: judge ${meta.judge.model} @ ${meta.judge.endpoint}, set ${meta.set}, ${result.records.length} audits`,
-      );
-      for (const outcome of OUTCOME_ORDER) {
-        console.log(`  ${outcome.padEnd(12)} ${meta.counts[outcome]}`);
-      }
-      console.log(
-        "Disagreements are review candidates, not corrected verdicts; the judge is uncalibrated and injections can steer it.",
-      );
-      console.log(`report      ${result.dir}/audit.md`);
+  const result = await runAudit(workflow, {
+    workflowFile: file,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(set !== undefined ? { set: set as AuditSet } : {}),
+    ...(out !== undefined ? { outDir: out } : {}),
+    ...(resume !== undefined ? { resume } : {}),
+    ...(transcripts !== undefined ? { transcripts } : {}),
+    signal: interrupt.signal,
+    onEvent,
+  });
+  if (!json) {
+    const { meta } = result;
+    console.log(
+      `\naudit ${meta.workflow}: judge ${meta.judge.model} @ ${meta.judge.endpoint}, set ${meta.set}, ${result.records.length} audits`,
+    );
+    for (const outcome of OUTCOME_ORDER) {
+      console.log(`  ${outcome.padEnd(12)} ${meta.counts[outcome]}`);
     }
-    return result.meta.status === "interrupted" ? 130 : 0;
-  } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
+    console.log(
+      "Disagreements are review candidates, not corrected verdicts; the judge is uncalibrated and injections can steer it.",
+    );
+    console.log(`report      ${result.dir}/audit.md`);
   }
+  return result.meta.status === "interrupted" ? 130 : 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`decibench: ${message}`);
-    if (error instanceof UsageError) console.error(USAGE);
-    Deno.exit(error instanceof UsageError || error instanceof WorkflowError ? 2 : 1);
-  }
-}
+if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [WorkflowError] });

@@ -9,8 +9,9 @@
  * @module
  */
 import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import { runMain } from "../lib/cli/main.ts";
 import { progressBar } from "../lib/cli/progress.ts";
-import { DatasetIntegrityError } from "../lib/dataset/mod.ts";
+import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
   DEFAULT_INDEX_PATH,
   indexRun,
@@ -102,18 +103,9 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
 
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) Deno.exit(130);
-    console.error(
-      "\ninterrupted: no new requests; waiting up to 2 s for those in flight (Ctrl+C again to quit now)",
-    );
-    controller.abort(new DOMException("Interrupted", "AbortError"));
-  };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+  using interrupt = interruptOnSignals(
+    "no new requests; waiting up to 2 s for those in flight",
+  );
   const bar = progressBar();
   let correct = 0;
   let seen = 0;
@@ -143,69 +135,58 @@ async function main(args: string[]): Promise<number> {
       );
     }
   };
-  try {
-    const result = await runBenchmark(workflow, {
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...(parallel !== undefined ? { parallel } : {}),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(outDir !== undefined ? { outDir } : {}),
-      workflowFile: file,
-      ...(resume !== undefined ? { resume } : {}),
-      ...(datasetDir ? { datasetDir } : {}),
-      signal: controller.signal,
-      onEvent,
-    });
-    bar.done();
-    await writeReports(result);
-    // The index is secondary to the run directory: a failure to write it is reported, and the
-    // exit status still follows the run.
-    let indexed = true;
-    if (dbPath !== "") {
+  const result = await runBenchmark(workflow, {
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(parallel !== undefined ? { parallel } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(outDir !== undefined ? { outDir } : {}),
+    workflowFile: file,
+    ...(resume !== undefined ? { resume } : {}),
+    ...(datasetDir ? { datasetDir } : {}),
+    signal: interrupt.signal,
+    onEvent,
+  });
+  bar.done();
+  await writeReports(result);
+  // The index is secondary to the run directory: a failure to write it is reported, and the
+  // exit status still follows the run.
+  let indexed = true;
+  if (dbPath !== "") {
+    try {
+      const index = openIndex(dbPath);
       try {
-        const index = openIndex(dbPath);
-        try {
-          indexRun(index, result.run, result.records, { dir: result.dir });
-        } finally {
-          index.close();
-        }
-      } catch (error) {
-        indexed = false;
-        console.error(
-          `decibench: Cannot index the run in "${dbPath}": ${
-            (error as Error).message
-          }; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
-        );
+        indexRun(index, result.run, result.records, { dir: result.dir });
+      } finally {
+        index.close();
       }
-    }
-    if (!json) {
-      console.log(terminalReport(result.run, result.records, result.dataset.info));
-      console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
-      if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
-    }
-    if (result.status !== "completed") {
+    } catch (error) {
+      indexed = false;
       console.error(
-        `decibench: run ${result.status}; finish it with the same command plus --resume "${result.dir}"`,
+        `decibench: Cannot index the run in "${dbPath}": ${
+          (error as Error).message
+        }; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
       );
     }
-    if (result.status === "interrupted") return 130;
-    if (result.status !== "completed") return 1;
-    return result.thresholds.every((t) => t.pass) ? 0 : 1;
-  } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
-    Deno.removeSignalListener("SIGTERM", onSignal);
   }
+  if (!json) {
+    console.log(terminalReport(result.run, result.records, result.dataset.info));
+    console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
+    if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
+  }
+  if (result.status !== "completed") {
+    console.error(
+      `decibench: run ${result.status}; finish it with the same command plus --resume "${result.dir}"`,
+    );
+  }
+  if (result.status === "interrupted") return 130;
+  if (result.status !== "completed") return 1;
+  return result.thresholds.every((t) => t.pass) ? 0 : 1;
 }
 
 if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`decibench: ${message}`);
-    if (error instanceof UsageError) console.error(USAGE);
-    const usage = error instanceof UsageError || error instanceof WorkflowError ||
-      error instanceof ResumeMismatchError;
-    Deno.exit(usage ? 2 : error instanceof DatasetIntegrityError ? 3 : 1);
-  }
+  await runMain(main, {
+    usage: USAGE,
+    usageErrors: [WorkflowError, ResumeMismatchError],
+  });
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import { type LoadedRun, loadRun, writeAtomic } from "../lib/record/mod.ts";
@@ -60,12 +61,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    console.error(`decibench: ${error instanceof Error ? error.message : String(error)}`);
-    if (error instanceof UsageError) console.error(USAGE);
-    Deno.exit(error instanceof UsageError || error instanceof RangeError ? 2 : 1);
-  }
-}
+if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [RangeError] });

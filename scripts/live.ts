@@ -4,8 +4,8 @@
  *
  * @module
  */
+import { runMain } from "../lib/cli/main.ts";
 import { intFlag, numberFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
-import { DatasetIntegrityError } from "../lib/dataset/mod.ts";
 import { runMonitor } from "../lib/live/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
 
@@ -47,14 +47,4 @@ async function main(args: string[]): Promise<number> {
   return result.code;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`decibench: ${message}`);
-    if (error instanceof UsageError) console.error(USAGE);
-    const usage = error instanceof UsageError || error instanceof WorkflowError;
-    Deno.exit(usage ? 2 : error instanceof DatasetIntegrityError ? 3 : 1);
-  }
-}
+if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [WorkflowError] });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import {
@@ -84,13 +85,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`decibench: ${message}`);
-    if (error instanceof UsageError) console.error(USAGE);
-    Deno.exit(error instanceof UsageError ? 2 : 1);
-  }
-}
+if (import.meta.main) await runMain(main, { usage: USAGE });

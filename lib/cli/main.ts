@@ -1,0 +1,42 @@
+/**
+ * The one place that turns a command's failure into a message and an exit status.
+ *
+ * @module
+ */
+import { DatasetIntegrityError } from "../dataset/integrity_error.ts";
+import { UsageError } from "./args.ts";
+
+/** Options for `runMain`. */
+export interface RunMainOptions {
+  /** The usage line printed after a usage error. */
+  usage: string;
+  /**
+   * Error classes that mean "fix the input" (exit 2), beside `UsageError`.
+   * @default []
+   */
+  usageErrors?: readonly (abstract new (...args: never[]) => Error)[];
+}
+
+/**
+ * Runs a command's `main` with `Deno.args` and exits with its status. A thrown error prints one
+ * `decibench: <message>` line and exits 2 for a usage-class error, 3 when the vendored dataset
+ * fails its integrity check, and 1 otherwise.
+ *
+ * @param main The command; resolves to its exit status.
+ * @param options Usage line and usage-class errors.
+ * @returns Never: the process exits.
+ */
+export async function runMain(
+  main: (args: string[]) => Promise<number>,
+  options: RunMainOptions,
+): Promise<never> {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    console.error(`decibench: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof UsageError) console.error(options.usage);
+    const usage = error instanceof UsageError ||
+      (options.usageErrors ?? []).some((kind) => error instanceof kind);
+    Deno.exit(usage ? 2 : error instanceof DatasetIntegrityError ? 3 : 1);
+  }
+}
