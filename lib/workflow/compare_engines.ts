@@ -22,33 +22,29 @@ import { writeAtomic } from "../record/recorder.ts";
 import type { RunJson } from "../record/schemas.ts";
 import { type Agreement, answerAgreement } from "./agreement.ts";
 import { selectCases } from "./cases.ts";
-import { prepareEndpoint, type RunEvent, runPrepared, type RunResult } from "./run.ts";
+import {
+  prepareEndpoint,
+  type RunEvent,
+  type RunOptions,
+  runPrepared,
+  type RunResult,
+} from "./run.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 
-/** Options of {@linkcode compareEngines}. */
-export interface CompareEnginesOptions {
+/** Options of {@linkcode compareEngines}: the run options, applied to every endpoint. */
+export interface CompareEnginesOptions extends
+  Pick<
+    RunOptions,
+    "model" | "parallel" | "limit" | "workflowFile" | "env" | "datasetDir" | "backoffMs"
+  > {
   /** Sends every endpoint to this server instead (`--base-url`), each on its engine's route. @default undefined */
   baseUrl?: string;
-  /** Overrides every endpoint's model (`--model`). @default undefined */
-  model?: string;
-  /** Overrides `parallel`. @default undefined */
-  parallel?: number;
-  /** Overrides the case limit. @default undefined */
-  limit?: number;
   /** Directory holding one run directory per endpoint and `comparison.json`. @default `<output.dir>/<id>` */
   outDir?: string;
-  /** Workflow file path, recorded in each run. @default null */
-  workflowFile?: string | null;
   /** Stops the comparison (no further endpoint starts; the current run ends `interrupted`). @default undefined */
   signal?: AbortSignal;
   /** Receives each run's progress events with its endpoint name. @default undefined */
   onEvent?: (endpoint: string, event: RunEvent) => void;
-  /** Reads environment variables (API keys). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
-  /** Dataset directory (tests). @default the vendored one */
-  datasetDir?: string;
-  /** Backoff base for retries in ms. @default 250 */
-  backoffMs?: number;
 }
 
 /** One engine's result in a comparison. */
