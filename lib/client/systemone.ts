@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Question } from "../dataset/schemas.ts";
 import type { Engine, EngineRequest } from "./engine.ts";
 import { parseJsonBody, parseSystemOneReply } from "./schemas.ts";
 import { systemOneUrl } from "./url.ts";
@@ -14,6 +15,17 @@ export interface SystemOneEngineOptions {
   url?: string;
   /** Extra headers sent with every request (never credentials). @default {} */
   headers?: Record<string, string>;
+}
+
+const questionsCache = new WeakMap<object, string>();
+
+function questionsJson(questions: Record<string, Question>): string {
+  let json = questionsCache.get(questions);
+  if (json === undefined) {
+    json = JSON.stringify(questions);
+    questionsCache.set(questions, json);
+  }
+  return json;
 }
 
 /**
@@ -45,7 +57,11 @@ export function systemOneEngine(baseUrl: string, options: SystemOneEngineOptions
     calibrated: true,
     build(input): EngineRequest {
       const state = input.stateEncoding === "text" ? JSON.stringify(input.state) : input.state;
-      const body = JSON.stringify({ model: input.model, state, questions: input.questions });
+      // The same bytes as JSON.stringify({model, state, questions}); a workflow's questions are
+      // one object shared by its cases, so their JSON is serialised once.
+      const body = `{"model":${JSON.stringify(input.model)},"state":${
+        JSON.stringify(state) ?? "null"
+      },"questions":${questionsJson(input.questions)}}`;
       return { url, headers, body };
     },
     parse(body, questions) {

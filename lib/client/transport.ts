@@ -73,9 +73,17 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   const { apiKey, timeoutMs = 120_000, signal } = options;
   const headers: Record<string, string> = { ...request.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const where = safeUrl(request.url);
+  if (signal?.aborted) throw signal.reason;
+  // One controller per request, aborted by the timer or by the caller's signal (cheaper per
+  // request than AbortSignal.timeout + AbortSignal.any).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("Request timed out", "TimeoutError"));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
   const started = performance.now();
   let response: Response;
   let body: string;
@@ -84,19 +92,24 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
       method: "POST",
       headers,
       body: request.body,
-      signal: combined,
+      signal: controller.signal,
     });
     body = await response.text();
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
-    if (timeout.aborted) {
+    const where = safeUrl(request.url);
+    if (timedOut) {
       throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
     }
     const detail = redact(error instanceof Error ? error.message : String(error), [apiKey]);
     throw new EndpointError("network", `Cannot reach "${where}": ${detail.slice(0, 200)}`);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
   const latencyMs = performance.now() - started;
   if (response.ok) return { status: response.status, body, latencyMs };
+  const where = safeUrl(request.url);
   const info = options.classifyError?.(response.status, body);
   // 402: the account has no credit left (OpenRouter); no later request can succeed either.
   const noCredit = response.status === 402 && info?.kind === undefined;

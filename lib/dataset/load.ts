@@ -185,7 +185,7 @@ export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dat
   const problem = findCaseProblem(cases, { perWorkflow: pinned.perWorkflow });
   if (problem) verify.fail(dataFile, problem);
   return {
-    cases: cases as Case[],
+    cases: shareQuestions(cases as Case[]),
     info: {
       dataset: manifest.dataset,
       revision: manifest.revision,
@@ -196,4 +196,30 @@ export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dat
       rows: lines.length,
     },
   };
+}
+
+/**
+ * Makes cases with identical questions share one frozen questions object (a workflow asks the
+ * same five questions of every case), so engines can serialise each question set once.
+ */
+function shareQuestions(cases: Case[]): Case[] {
+  const shared = new Map<string, Case["questions"]>();
+  for (const item of cases) {
+    const key = JSON.stringify(item.questions);
+    let questions = shared.get(key);
+    if (questions === undefined) {
+      questions = deepFreeze(item.questions);
+      shared.set(key, questions);
+    }
+    item.questions = questions;
+  }
+  return cases;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
