@@ -1,5 +1,6 @@
 /**
- * `deno task perf [--rounds N] [--repeat N] [--parallel N] [--predictor NAME]`: decibench's full benchmark against a
+ * `deno task perf [--rounds N] [--repeat N] [--parallel N] [--predictor NAME]
+ * [--latency-ms N]`: decibench's full benchmark against a
  * bare `fetch` loop, in one run, against one reference server (a separate process), alternating
  * the two sides and reporting medians and their ratio; plus dataset load/verify and scoring time.
  *
@@ -18,10 +19,23 @@ function median(values: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-async function startServer(predictor: string): Promise<{ url: string; child: Deno.ChildProcess }> {
+async function startServer(
+  predictor: string,
+  latencyMs: number,
+): Promise<{ url: string; child: Deno.ChildProcess }> {
   const serve = new URL("./serve.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", serve, "--port", "0", "--predictor", predictor],
+    args: [
+      "run",
+      "-A",
+      serve,
+      "--port",
+      "0",
+      "--predictor",
+      predictor,
+      "--latency-ms",
+      String(latencyMs),
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -58,12 +72,15 @@ async function main(): Promise<void> {
     repeat: { type: "string" },
     parallel: { type: "string" },
     predictor: { type: "string" },
+    "latency-ms": { type: "string" },
   });
   const rounds = intFlag(values.rounds, "rounds", 1) ?? 5;
   const repeat = intFlag(values.repeat, "repeat", 1) ?? 10;
   const parallel = intFlag(values.parallel, "parallel", 1) ?? 8;
   // uniform: the cheapest server, so the client's own cost shows most; fitted: the default model.
   const predictor = typeof values.predictor === "string" ? values.predictor : "uniform";
+  // A server that takes this long per answer, like a real model (0: as fast as loopback allows).
+  const latencyMs = intFlag(values["latency-ms"], "latency-ms", 0) ?? 0;
 
   // Dataset load + verify (manifest, gzip, sha256, content checks).
   const loads: number[] = [];
@@ -101,7 +118,7 @@ async function main(): Promise<void> {
     summaries.push(performance.now() - t1);
   }
 
-  const server = await startServer(predictor);
+  const server = await startServer(predictor, latencyMs);
   const out = await Deno.makeTempDir({ prefix: "decibench-perf-" });
   try {
     const workflow = validateWorkflow({
@@ -120,25 +137,45 @@ async function main(): Promise<void> {
     await bareLoop(url, bodies.slice(0, 800), parallel); // warm-up
     const bare: number[] = [];
     const full: number[] = [];
+    const whole: number[] = [];
     for (let r = 0; r < rounds; r++) {
       let t = performance.now();
       await bareLoop(url, bodies, parallel);
       bare.push(bodies.length / ((performance.now() - t) / 1000));
+      // decibench: from the call (run directory, run.json, spec and fingerprint included) to the
+      // moment the last case is validated, scored and appended to decisions.jsonl.
+      let answered = 0;
       t = performance.now();
       const result = await runPrepared(workflow, { dataset, cases, endpoint }, {
         outDir: `${out}/run-${r}`,
         parallel,
+        onEvent: (event) => {
+          if (event.event === "case" && event.done === event.total) answered = performance.now();
+        },
       });
-      full.push(cases.length / ((performance.now() - t) / 1000));
+      full.push(cases.length / ((answered - t) / 1000));
+      // The whole call adds the end-of-run work: summary with bootstrap intervals, final rewrite.
+      whole.push(cases.length / ((performance.now() - t) / 1000));
       if (result.summary.errors) throw new Error(`perf run had ${result.summary.errors} errors`);
     }
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
     console.log(
-      `requests     ${rounds} rounds × ${cases.length} requests per side, concurrency ${parallel}, sides alternated, server predictor ${predictor} (separate process)`,
+      `requests     ${rounds} rounds × ${cases.length} requests per side, concurrency ${parallel}, sides alternated, server predictor ${predictor}, ${latencyMs} ms per answer (separate process)`,
     );
     console.log(`bare fetch   median ${fmt(median(bare))} req/s  (${bare.map(fmt).join(", ")})`);
-    console.log(`decibench    median ${fmt(median(full))} req/s  (${full.map(fmt).join(", ")})`);
+    console.log(
+      `decibench    median ${fmt(median(full))} req/s  (${
+        full.map(fmt).join(", ")
+      })  requests validated, scored and recorded`,
+    );
     console.log(`ratio ${(median(full) / median(bare)).toFixed(2)}`);
+    console.log(
+      `whole run    median ${fmt(median(whole))} req/s, ratio ${
+        (median(whole) / median(bare)).toFixed(2)
+      }  (adds the end-of-run summary with bootstrap intervals over ${
+        cases.length * 5
+      } decisions and the final rewrite)`,
+    );
     console.log(
       `load         ${median(loads).toFixed(1)} ms median to load and verify the test split`,
     );
