@@ -223,3 +223,15 @@ Deno.test("bench refuses bad input with one clear message and a usage exit statu
     assert.ok(records.every((d) => d.error?.kind === "network"));
   });
 });
+
+Deno.test("a full disk stops the run with one message naming the file and how to finish it", async () => {
+  const out = await Deno.makeTempDir();
+  // Every write to /dev/full fails with ENOSPC, as on a full disk.
+  await Deno.symlink("/dev/full", `${out}/decisions.jsonl`);
+  const r = await runScript("bench.ts", ["--out", out, "--limit", "5", "--no-db"]);
+  assert.equal(r.code, 1);
+  const lines = r.stderr.split("\n").filter((l) => l.startsWith("decibench:"));
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /Cannot write ".*decisions\.jsonl": No space left on device/);
+  assert.match(lines[0]!, /--resume/);
+});

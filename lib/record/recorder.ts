@@ -70,7 +70,15 @@ export class RunRecorder {
       // One synchronous write per case: cheaper than an async op, and the case is on disk
       // before the next one is scored.
       let written = 0;
-      while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
+      try {
+        while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `Cannot write "${this.decisionsPath}": ${reason}; every case answered before this one ` +
+            `is kept — free disk space, then finish the run with --resume "${this.dir}"`,
+        );
+      }
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
