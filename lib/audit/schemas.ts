@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import type { ErrorKind } from "../record/schemas.ts";
+import { type ErrorKind, ErrorKindSchema } from "../record/schemas.ts";
 
 /** The option every judge question must offer: the judge cannot tell. */
 export const UNCLEAR = "unclear";
@@ -310,16 +310,7 @@ export interface Transcript {
 
 /** Why an audit is unavailable: an endpoint error kind or one of the audit's own reasons. */
 export const UnavailableKindSchema = z.enum([
-  "authentication",
-  "invalid_request",
-  "unsupported_endpoint",
-  "rate_limited",
-  "overloaded",
-  "unavailable",
-  "timeout",
-  "network",
-  "malformed",
-  "limit",
+  ...ErrorKindSchema.options,
   "empty_evidence",
   "too_large",
   "deadline",
