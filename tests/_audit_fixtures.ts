@@ -162,18 +162,4 @@ export function capturingJudge(): { url: string; seen: Captured[]; close(): Prom
   };
 }
 
-/**
- * Every file under a directory, as text.
- *
- * @param dir Directory.
- * @returns Path → content.
- */
-export async function filesUnder(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) { for (const [p, t] of await filesUnder(path)) out.set(p, t); }
-    else out.set(path, await Deno.readTextFile(path));
-  }
-  return out;
-}
+export { filesUnder } from "./bench_cli_helpers.ts";

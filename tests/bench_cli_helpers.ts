@@ -1,5 +1,6 @@
 // Helpers for the run-record end-to-end tests: real `deno run -A scripts/<x>.ts` subprocesses
 // over loopback, their JSON event streams, and the decisions they leave on disk.
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Repository root. */
@@ -33,13 +34,18 @@ async function* splitLines(stream: ReadableStream<Uint8Array>): AsyncIterableIte
  *
  * @param script Script file name under scripts/.
  * @param args Arguments.
+ * @param env Extra environment variables (added to the inherited ones).
  * @returns The running process.
  */
-export function spawnScript(script: string, args: string[]): Spawned {
+export function spawnScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Spawned {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `scripts/${script}`, ...args],
     cwd: ROOT,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -63,10 +69,15 @@ export interface Finished {
  *
  * @param script Script file name under scripts/.
  * @param args Arguments.
+ * @param env Extra environment variables.
  * @returns Exit code, stdout lines and stderr.
  */
-export async function runScript(script: string, args: string[]): Promise<Finished> {
-  const run = spawnScript(script, args);
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Finished> {
+  const run = spawnScript(script, args, env);
   const lines: string[] = [];
   for await (const line of run.lines) lines.push(line);
   const { code } = await run.child.status;
@@ -164,14 +175,31 @@ export function freePort(): number {
  * Starts `scripts/serve.ts` and waits until it listens.
  *
  * @param args Arguments (port, predictor, latency).
- * @returns The process.
+ * @returns The process and the base URL it printed.
  * @throws {Error} When it exits before listening.
  */
-export async function startServe(args: string[]): Promise<Spawned> {
+export async function startServe(args: string[]): Promise<Spawned & { url: string }> {
   const serve = spawnScript("serve.ts", args);
   const first = await serve.lines.next();
-  if (first.done || !first.value.includes("listening on")) {
+  const url = first.done ? undefined : /listening on (http:\/\/\S+)/.exec(first.value)?.[1];
+  if (url === undefined) {
     throw new Error(`serve did not start: ${first.value ?? ""} ${await serve.stderr}`);
   }
-  return serve;
+  return { ...serve, url };
+}
+
+/**
+ * Every file under a directory, as text.
+ *
+ * @param dir Directory.
+ * @returns Path → content.
+ */
+export async function filesUnder(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) { for (const [p, t] of await filesUnder(path)) out.set(p, t); }
+    else out.set(path, await Deno.readTextFile(path));
+  }
+  return out;
 }

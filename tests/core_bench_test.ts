@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { readDecisions } from "../lib/record/mod.ts";
 import type { RunJson } from "../lib/record/mod.ts";
-import { readTree, ROOT, runScript } from "./_bench_cli.ts";
+import { filesUnder, ROOT, runScript } from "./bench_cli_helpers.ts";
 
 async function readRun(dir: string): Promise<RunJson> {
   return JSON.parse(await Deno.readTextFile(`${dir}/run.json`));
@@ -22,6 +22,7 @@ Deno.test("bench against the oracle scores KL 0, Brier 0 and accuracy within 196
     out,
   ]);
   assert.equal(r.code, 0, r.stderr);
+  const stdout = r.lines.join("\n");
   const run = await readRun(out);
   const s = run.summary as { decisions: number; accuracy: number; kl: number; brier: number };
   assert.equal(run.status, "completed");
@@ -30,12 +31,12 @@ Deno.test("bench against the oracle scores KL 0, Brier 0 and accuracy within 196
   const correct = Math.round(s.accuracy * 2000);
   assert.ok(correct >= 1965 && correct <= 1999, `correct ${correct}`);
   assert.match(
-    r.stdout,
+    stdout,
     /Typed Decisions \(LocalLLaMA\/typed-decisions, revision e039ebf, Apache-2\.0\)/,
   );
-  assert.match(r.stdout, /By question type/);
-  assert.match(r.stdout, /Reliability/);
-  assert.match(r.stdout, /rating +★★★/);
+  assert.match(stdout, /By question type/);
+  assert.match(stdout, /Reliability/);
+  assert.match(stdout, /rating +★★★/);
   const records = await readDecisions(`${out}/decisions.jsonl`);
   assert.equal(records.length, 2000);
   assert.equal(new Set(records.map((d) => `${d.case}/${d.question}`)).size, 2000);
@@ -73,7 +74,7 @@ Deno.test("bench against a faulty server ends incomplete, counts failures as mis
   assert.equal(s.errors, failed.length);
   const correct = records.filter((d) => d.correct).length;
   assert.equal(s.accuracy, correct / 2000, "errors stay in the accuracy denominator");
-  assert.match(r.stdout, /status +incomplete/);
+  assert.match(r.lines.join("\n"), /status +incomplete/);
 });
 
 Deno.test("a key-protected server stops a run without the key; with it the key appears nowhere", async () => {
@@ -106,9 +107,11 @@ Deno.test("a key-protected server stops a run without the key; with it the key a
   ], { LLAMA_API_KEY: key });
   const run = await readRun(withKey);
   assert.equal(run.status, "completed", r2.stderr);
-  for (const text of [r1.stdout, r1.stderr, r2.stdout, r2.stderr]) assert.ok(!text.includes(key));
+  for (const text of [r1.lines.join("\n"), r1.stderr, r2.lines.join("\n"), r2.stderr]) {
+    assert.ok(!text.includes(key));
+  }
   for (const dir of [without, withKey]) {
-    for (const [path, text] of await readTree(dir)) assert.ok(!text.includes(key), path);
+    for (const [path, text] of await filesUnder(dir)) assert.ok(!text.includes(key), path);
   }
 });
 
@@ -151,13 +154,13 @@ Deno.test("bench --dry-run prints every exact request body and sends nothing", a
     "--dry-run",
   ]);
   assert.equal(r.code, 0, r.stderr);
-  const bodies = r.stdout.split("\n").filter((l) => l.startsWith("{"));
+  const bodies = r.lines.filter((l) => l.startsWith("{"));
   assert.equal(bodies.length, 400);
   const first = JSON.parse(bodies[0]!);
   assert.deepEqual(Object.keys(first), ["model", "state", "questions"]);
   assert.equal(typeof first.state, "object");
   assert.equal(Object.keys(first.questions).length, 5);
-  assert.match(r.stdout, new RegExp(`POST ${server.url}/v1/systemone`));
+  assert.match(r.lines.join("\n"), new RegExp(`POST ${server.url}/v1/systemone`));
   assert.equal(server.stats().requests, 0);
 });
 

@@ -7,7 +7,7 @@ import type { DecisionRecord, RunJson } from "../lib/record/mod.ts";
 import { readDecisions } from "../lib/record/mod.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { loadWorkflow, runBenchmark } from "../lib/workflow/mod.ts";
-import { runScript } from "./_bench_cli.ts";
+import { runScript } from "./bench_cli_helpers.ts";
 
 async function readRun(dir: string): Promise<RunJson> {
   return JSON.parse(await Deno.readTextFile(`${dir}/run.json`));
@@ -72,10 +72,10 @@ Deno.test("bench workflows/pcd.ts against the oracle scores exactly as System On
   assert.equal(pcdRun.spec.calibrated, false);
   assert.equal(soRun.spec.calibrated, true);
   assert.match(
-    pcd.stdout,
+    pcd.lines.join("\n"),
     /calibration +this engine's probabilities are uncalibrated: confidence thresholds do not transfer/,
   );
-  assert.doesNotMatch(so.stdout, /uncalibrated/);
+  assert.doesNotMatch(so.lines.join("\n"), /uncalibrated/);
   const report = await Deno.readTextFile(`${pcdDir}/report.md`);
   assert.match(
     report,
@@ -156,7 +156,7 @@ Deno.test("bench workflows/compare-engines.ts --dry-run prints the exact bytes e
   ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /dry run: 4 requests printed, nothing sent/);
-  const blocks = r.stdout.trim().split("\n\n");
+  const blocks = r.lines.join("\n").trim().split("\n\n");
   assert.equal(blocks.length, 4);
   assert.match(
     blocks[0] ?? "",
@@ -191,7 +191,7 @@ Deno.test("bench workflows/compare-engines.ts compares the engines side by side"
       /per question/,
       /pcd-oracle is uncalibrated/,
     ]
-  ) assert.match(r.stdout, heading);
+  ) assert.match(r.lines.join("\n"), heading);
   const comparison = JSON.parse(await Deno.readTextFile(`${out}/comparison.json`));
   assert.deepEqual(comparison.engines.map((e: { name: string }) => e.name), [
     "systemone-fitted",

@@ -5,11 +5,10 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { ROOT, startServe as spawnServe } from "./bench_cli_helpers.ts";
 
-/** The repository root. */
-export const ROOT: string = fileURLToPath(new URL("..", import.meta.url));
+export { ROOT };
 
 /** A reference server running as `deno run -A scripts/serve.ts`. */
 export interface ServeProcess {
@@ -26,40 +25,23 @@ export interface ServeProcess {
  * @returns The running server.
  */
 export async function startServe(args: string[]): Promise<ServeProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/serve.ts", "--port", "0", ...args],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+  const serve = await spawnServe(["--port", "0", ...args]);
   // Keep draining stdout so the server never blocks on a full pipe.
   const drained = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
+    for await (const _ of serve.lines) { /* discard */ }
   })();
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     try {
-      child.kill("SIGTERM");
+      serve.child.kill("SIGTERM");
     } catch { /* already gone */ }
-    await child.status;
+    await serve.child.status;
     await drained;
+    await serve.stderr;
   };
-  if (url === undefined) {
-    await stop();
-    throw new Error(`serve.ts printed no URL: ${JSON.stringify(text)}`);
-  }
-  return { url, stop };
+  return { url: serve.url, stop };
 }
 
 /** Options of {@linkcode Tmux.start}. */
