@@ -1,0 +1,186 @@
+/**
+ * The metric registry: every aggregate metric is one {@linkcode MetricDefinition}, and everything
+ * that computes, bootstraps, checks or shows metrics (summaries, breakdowns, thresholds, run.json,
+ * the SQLite index, the three report formats) loops over {@linkcode METRIC_REGISTRY}.
+ *
+ * A definition says what the metric is over (all decisions, or answered ones), which question
+ * types it covers, its metadata (`higherIsBetter`, range) and how it is computed. Two forms:
+ * - **additive**: each decision adds into a fixed number of per-case running totals
+ *   (`width`), and `value` turns summed totals into the metric. The bootstrap resamples cases
+ *   by summing their totals, for all additive metrics at once over typed arrays.
+ * - **sample**: `compute` reads the whole list of covered decisions (for estimators that are not
+ *   sums, such as equal-mass bins). The bootstrap recomputes it on each resampled list.
+ *
+ * @module
+ */
+import { isAnswered } from "./_answered.ts";
+import { HEADLINE_METRICS } from "./headline.ts";
+
+/** Question types a metric may be restricted to. */
+export type MetricQuestionType = "choice" | "score" | "noul";
+
+/** The fields a metric reads from a decision (a `DecisionRecord` has them all). */
+export interface MetricInput {
+  /** Case id: the unit the bootstrap resamples. */
+  case: string;
+  /** Question type. */
+  type: string;
+  /** Question name. */
+  question?: string;
+  /** Workflow (or lane) of the case. */
+  workflow?: string;
+  /** The predicted answer equals the gold label (false on error). */
+  correct: boolean;
+  /** The predicted answer's probability, null when not answered. */
+  confidence: number | null;
+  /** KL(gold ‖ predicted) in nats, null when not answered. */
+  kl: number | null;
+  /** Brier score, null when not answered. */
+  brier: number | null;
+  /** The predicted distribution keyed in option order, null when not answered. */
+  predicted?: Readonly<Record<string, number>> | null;
+  /** The gold label. */
+  gold?: string;
+  /** The gold distribution. */
+  gold_probabilities?: Readonly<Record<string, number>>;
+  /** The failure, or null (or absent) when the decision was answered. */
+  error?: unknown;
+}
+
+/** What every metric definition has, whatever its form. */
+export interface MetricBase {
+  /** Registry key, used in run.json, SQLite columns and workflow thresholds (`[a-z0-9_]+`). */
+  readonly name: string;
+  /** Display label in reports. */
+  readonly label: string;
+  /** One-line description that names the estimator. */
+  readonly description: string;
+  /** `all`: errors count (as misses); `answered`: decisions with an error are left out. */
+  readonly over: "all" | "answered";
+  /** True when a larger value is better. */
+  readonly higherIsBetter: boolean;
+  /** The range the metric can take, inclusive. */
+  readonly range: readonly [number, number];
+  /** How reports print it: a percentage (accuracy-like) or a plain number. */
+  readonly format: "percent" | "number";
+  /** Only decisions of these question types count; absent: every type. */
+  readonly types?: readonly MetricQuestionType[];
+}
+
+/** A metric computed from per-case running totals. */
+export interface AdditiveMetric extends MetricBase {
+  /** Additive form. */
+  readonly kind: "additive";
+  /** Number of running totals per case. */
+  readonly width: number;
+  /**
+   * Adds one covered decision's contribution to `totals[offset … offset + width)`.
+   *
+   * @param totals The running totals.
+   * @param offset Where this metric's totals start.
+   * @param decision A decision the metric covers.
+   */
+  add(totals: Float64Array, offset: number, decision: MetricInput): void;
+  /**
+   * The metric from summed totals.
+   *
+   * @param totals The summed totals.
+   * @param offset Where this metric's totals start.
+   * @returns The value, or null when it is n/a (nothing to average).
+   */
+  value(totals: Float64Array, offset: number): number | null;
+}
+
+/** A metric computed from the whole list of covered decisions. */
+export interface SampleMetric extends MetricBase {
+  /** Sample form. */
+  readonly kind: "sample";
+  /**
+   * The metric over the covered decisions.
+   *
+   * @param decisions The decisions the metric covers (already filtered by `over` and `types`).
+   * @returns The value, or null when it is n/a.
+   */
+  compute(decisions: readonly MetricInput[]): number | null;
+}
+
+/** One registered metric. */
+export type MetricDefinition = AdditiveMetric | SampleMetric;
+
+/** Every metric decibench computes, in report order. */
+export const METRIC_REGISTRY: readonly MetricDefinition[] = [...HEADLINE_METRICS];
+
+const BY_NAME: ReadonlyMap<string, MetricDefinition> = new Map(
+  METRIC_REGISTRY.map((m) => [m.name, m]),
+);
+
+/** Names of every registered metric, in report order. */
+export const METRIC_NAMES: readonly string[] = METRIC_REGISTRY.map((m) => m.name);
+
+/**
+ * Looks a metric up by name.
+ *
+ * @param name The registry key, e.g. `accuracy`.
+ * @returns The definition, or undefined when no metric has that name.
+ * @example
+ * ```ts
+ * import { metricByName } from "./registry.ts";
+ * if (metricByName("nll")?.higherIsBetter !== false) throw new Error("lower nll is better");
+ * ```
+ */
+export function metricByName(name: string): MetricDefinition | undefined {
+  return BY_NAME.get(name);
+}
+
+/**
+ * Whether a metric covers a decision: its type is one of the metric's types, and it is answered
+ * when the metric is over answered decisions.
+ *
+ * @param metric The metric.
+ * @param decision The decision.
+ * @returns True when the decision counts for the metric.
+ */
+export function covers(metric: MetricBase, decision: MetricInput): boolean {
+  if (metric.types && !metric.types.includes(decision.type as MetricQuestionType)) return false;
+  return metric.over === "all" || isAnswered(decision);
+}
+
+/**
+ * Computes one metric over decisions (the point estimate).
+ *
+ * @param metric The metric.
+ * @param decisions Scored decisions; those the metric does not cover are left out.
+ * @returns The value, or null when it is n/a.
+ * @example
+ * ```ts
+ * import { computeMetric, metricByName } from "./registry.ts";
+ * const accuracy = metricByName("accuracy")!;
+ * const d = { case: "a", type: "noul", confidence: 0.9, kl: 0.1, brier: 0.02, error: null };
+ * computeMetric(accuracy, [{ ...d, correct: true }, { ...d, correct: false }]); // 0.5
+ * ```
+ */
+export function computeMetric(
+  metric: MetricDefinition,
+  decisions: readonly MetricInput[],
+): number | null {
+  if (metric.kind === "sample") return metric.compute(decisions.filter((d) => covers(metric, d)));
+  const totals = new Float64Array(metric.width);
+  for (const d of decisions) if (covers(metric, d)) metric.add(totals, 0, d);
+  return metric.value(totals, 0);
+}
+
+/**
+ * Computes every registered metric over decisions.
+ *
+ * @param decisions Scored decisions.
+ * @param metrics The metrics to compute.
+ * @returns The values keyed by metric name (null when n/a).
+ */
+export function computeMetrics(
+  decisions: readonly MetricInput[],
+  metrics: readonly MetricDefinition[] = METRIC_REGISTRY,
+): Record<string, number | null> {
+  const values: Record<string, number | null> = {};
+  for (const metric of metrics) values[metric.name] = computeMetric(metric, decisions);
+  return values;
+}
