@@ -3,7 +3,7 @@
  *
  * ```sh
  * deno task serve [--port N] [--hostname H] [--predictor NAME] [--faults SPEC] [--seed N]
- *                 [--latency-ms N] [--api-key-env NAME]
+ *                 [--latency-ms N] [--slots N] [--api-key-env NAME]
  * ```
  *
  * @module
@@ -14,7 +14,8 @@ import type { ReferenceServerOptions } from "../lib/server/mod.ts";
 
 const USAGE = `Usage: deno task serve [options]
 
-Runs the decibench reference server: System One at POST /v1/systemone, GET /health, GET /metrics.
+Runs the decibench reference server: System One at POST /v1/systemone, GET /health, GET /metrics,
+GET /props, GET /slots.
 
 Options:
   --port N            TCP port; 0 picks a free one (default 8080)
@@ -26,6 +27,9 @@ Options:
   --seed N            seed of the fault draws (default 0); request n (in arrival order) always
                       gets draw n, so with parallel clients arrival order decides who gets a fault
   --latency-ms N      delay before answering each decision request (default 0)
+  --slots N           process at most N decision requests at once, like llama-server's slots;
+                      the others wait in arrival order (default: no limit); GET /props reports
+                      total_slots and /metrics llamacpp:requests_deferred
   --api-key-env NAME  require "Authorization: Bearer <key>" with the key read from env var NAME
   -h, --help          show this help`;
 
@@ -65,6 +69,7 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
         faults: { type: "string" },
         seed: { type: "string" },
         "latency-ms": { type: "string" },
+        slots: { type: "string" },
         "api-key-env": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -81,6 +86,7 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
     latencyMs: integer("latency-ms", values["latency-ms"], 0, 0, 3_600_000),
   };
   if (values.faults !== undefined) options.faults = values.faults;
+  if (values.slots !== undefined) options.slots = integer("slots", values.slots, 1, 1, 4096);
   const keyEnv = values["api-key-env"];
   if (keyEnv !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
@@ -133,8 +139,9 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   const faults = options.faults ? `, faults ${options.faults}, seed ${options.seed}` : "";
+  const slots = server.slots === undefined ? "" : `, ${server.slots} slots`;
   console.log(
-    `decibench reference server (predictor ${server.predictor}${faults}) listening on ${server.url}`,
+    `decibench reference server (predictor ${server.predictor}${faults}${slots}) listening on ${server.url}`,
   );
   const stop = (): void => shutdown.abort();
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];

@@ -99,6 +99,16 @@ Deno.test("`deno task serve --faults` injects the faults it prints", async () =>
   assert.equal((await server.stop()).code, 0);
 });
 
+Deno.test("`deno task serve --slots 3` prints its slots and reports them at /props", async () => {
+  const server = await serve(["--port", "0", "--slots", "3"]);
+  assert.match(server.firstLine, /\(predictor uniform, 3 slots\) listening on /);
+  const props = await fetch(`${server.url}/props`);
+  assert.equal((await props.json()).total_slots, 3);
+  const { code, stderr } = await server.stop();
+  assert.equal(code, 0);
+  assert.equal(stderr, "");
+});
+
 Deno.test("`deno task serve --api-key-env` requires the key and never prints it", async () => {
   const key = "sk-serve-test-4711";
   const server = await serve(["--port", "0", "--api-key-env", "DECIBENCH_TEST_KEY"], {
@@ -125,6 +135,12 @@ Deno.test("`deno task serve` refuses bad arguments with exit 2 and a message", a
     ["a bad port", ["--port", "http"], {}, /Cannot use --port "http": expected a whole number/],
     ["a bad seed", ["--seed=-1"], {}, /Cannot use --seed "-1"/],
     ["a bad fault", ["--faults", "http500=2"], {}, /Cannot parse fault "http500=2"/],
+    [
+      "zero slots",
+      ["--slots", "0"],
+      {},
+      /Cannot use --slots "0": expected a whole number in 1-4096/,
+    ],
     ["an unknown predictor", ["--predictor", "psychic"], {}, /Cannot create predictor "psychic"/],
     [
       "an unset key variable",
@@ -153,7 +169,15 @@ Deno.test("`deno task serve --help` lists the options and predictors", async () 
   const { code, stdout } = await run(["--help"]);
   assert.equal(code, 0);
   for (
-    const flag of ["--port", "--predictor", "--faults", "--seed", "--latency-ms", "--api-key-env"]
+    const flag of [
+      "--port",
+      "--predictor",
+      "--faults",
+      "--seed",
+      "--latency-ms",
+      "--slots",
+      "--api-key-env",
+    ]
   ) {
     assert.ok(stdout.includes(flag), flag);
   }

@@ -20,6 +20,7 @@ import { createPredictor, type Predictor } from "./predictor.ts";
 import "./predictors/mod.ts";
 import { errorResponse, jsonText, resetResponse } from "./_responses.ts";
 import { emptyStats, prometheusText, type ServerStats, snapshotStats } from "./stats.ts";
+import { Slots } from "./_slots.ts";
 
 /** Largest request body accepted (llama-server's default HTTP payload limit is larger; 1 MiB is plenty). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -73,6 +74,14 @@ export interface ReferenceServerOptions {
    */
   latencyMs?: number;
   /**
+   * Decision requests processed at once, like llama-server's `--parallel` slots: requests beyond
+   * it wait in a first-come, first-served queue (counted by `llamacpp:requests_deferred`), and
+   * `GET /props` reports it as `total_slots`.
+   *
+   * @default {undefined} (no limit: no request waits, and `/props` reports no `total_slots`)
+   */
+  slots?: number;
+  /**
    * When set, decision and metrics requests need `Authorization: Bearer <apiKey>` (401
    * otherwise); `/health` stays open. The key is never logged or echoed.
    *
@@ -109,6 +118,8 @@ export interface ReferenceServer extends AsyncDisposable {
   readonly hostname: string;
   /** The predictor's name. */
   readonly predictor: string;
+  /** Decision slots, or undefined when unlimited. */
+  readonly slots: number | undefined;
   /** Stops listening, releases requests held by faults or latency, and waits for the rest. */
   close(): Promise<void>;
   /** A snapshot of the counters. */
@@ -128,7 +139,10 @@ const HEADER_FAULTS: ReadonlySet<FaultKind> = new Set([
  * Starts the reference server.
  *
  * Routes: `GET /health` → `{"status":"ok"}`; `POST /v1/systemone` (System One, validated like
- * llama-server); `GET /metrics` (Prometheus text, llama.cpp names). Emulated hosted envelopes,
+ * llama-server); `GET /metrics` (Prometheus text, llama.cpp names); `GET /props` (`total_slots`
+ * when `slots` is set) and `GET /slots` (one entry per slot; 501 without `slots`), as
+ * llama-server has them. With `slots`, at most that many decision requests are processed at once
+ * (their latency and answer) and the others wait in arrival order. Emulated hosted envelopes,
  * so each engine adapter is tested over real HTTP: `POST /v1/pcd/decode` (pcdServer),
  * `POST /api/v1/systemone` (OpenRouter's relay: `id`, `provider`, `usage.cost`) and
  * `POST /client/v4/accounts/<id>/ai/run/<model>` or `POST /ai/run/<model>` (Cloudflare's clef,
@@ -184,6 +198,12 @@ export async function startReferenceServer(
       `Cannot start the reference server: body limit "${maxBodyBytes}" is not a positive integer`,
     );
   }
+  const slots = options.slots;
+  if (slots !== undefined && (!Number.isSafeInteger(slots) || slots < 1)) {
+    throw new RangeError(
+      `Cannot start the reference server: slots "${slots}" is not a positive integer`,
+    );
+  }
   if (options.apiKey !== undefined && options.apiKey === "") {
     throw new RangeError(
       "Cannot start the reference server: the API key is empty; omit it to disable authentication",
@@ -202,6 +222,7 @@ export async function startReferenceServer(
     seed,
     latencyMs,
     maxBodyBytes,
+    slots,
     expectedAuth: options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`,
   });
   const server = Deno.serve({
@@ -234,6 +255,7 @@ export async function startReferenceServer(
     port: boundPort,
     hostname,
     predictor: predictor.name,
+    slots,
     close,
     stats: () => snapshotStats(handler.stats),
     [Symbol.asyncDispose]: close,
@@ -246,6 +268,7 @@ interface HandlerConfig {
   seed: number;
   latencyMs: number;
   maxBodyBytes: number;
+  slots: number | undefined;
   expectedAuth: string | undefined;
 }
 
@@ -259,6 +282,7 @@ const SYSTEMONE_PATH = "/v1/systemone";
 
 function createHandler(config: HandlerConfig): Handler {
   const stats = emptyStats();
+  const slots = new Slots(config.slots);
   const released = new AbortController();
   const defaultModel = `decibench-reference-${config.predictor.name}`;
   let arrivals = 0;
@@ -277,12 +301,40 @@ function createHandler(config: HandlerConfig): Handler {
     const sequence = arrivals++;
     const fault = drawFault(config.faults, config.seed, sequence);
     if (fault) stats.faults[fault.kind] = (stats.faults[fault.kind] ?? 0) + 1;
-    if (config.latencyMs > 0) await sleep(config.latencyMs, released.signal);
-
-    const body = await readBody(request, config.maxBodyBytes);
-    if (fault && HEADER_FAULTS.has(fault.kind)) {
-      return await transportFault(fault, request, dialect);
+    // A request beyond the free slots waits in line (llama-server's deferred requests) until a
+    // slot frees or the server closes. A client that leaves meanwhile is still served in turn:
+    // watching `request.signal` would make Deno.serve warn on every answered request.
+    if (!slots.tryTake()) {
+      stats.deferred++;
+      stats.deferredTotal++;
+      const taken = await slots.wait(released.signal);
+      stats.deferred--;
+      if (!taken) return dialect.error(503, "The server closed before a slot freed");
     }
+    let response: Response | undefined;
+    try {
+      if (config.latencyMs > 0) await sleep(config.latencyMs, released.signal);
+      const body = await readBody(request, config.maxBodyBytes);
+      if (!fault || !HEADER_FAULTS.has(fault.kind)) {
+        response = answer(body, fault, dialect, route, sequence, outcome);
+      } else if (fault.kind !== "timeout") response = transportFault(fault, dialect);
+    } finally {
+      slots.release();
+    }
+    if (response) return response;
+    // timeout: hold the request (without its slot) until the client gives up or the server closes.
+    await waitForAbort(request.signal, released.signal);
+    return dialect.error(503, "Injected fault: the request timed out");
+  };
+
+  const answer = (
+    body: string | undefined,
+    fault: Fault | undefined,
+    dialect: Dialect,
+    route: Route,
+    sequence: number,
+    outcome: { answered: boolean },
+  ): Response => {
     if (body === undefined) {
       return dialect.error(
         413,
@@ -312,16 +364,12 @@ function createHandler(config: HandlerConfig): Handler {
     outcome.answered = true;
     stats.answered++;
     stats.decodes++;
-    stats.busySlotsTotal += stats.processing;
+    stats.busySlotsTotal += stats.processing - stats.deferred;
     stats.promptTokens += result.inputTokens;
     return jsonText(result.text);
   };
 
-  const transportFault = async (
-    fault: Fault,
-    request: Request,
-    dialect: Dialect,
-  ): Promise<Response> => {
+  const transportFault = (fault: Fault, dialect: Dialect): Response => {
     switch (fault.kind) {
       case "http500":
         return dialect.error(500, "Injected fault: internal server error");
@@ -333,13 +381,8 @@ function createHandler(config: HandlerConfig): Handler {
         });
       case "http404":
         return dialect.error(404, "File Not Found");
-      case "reset":
+      default:
         return resetResponse(256);
-      default: {
-        // timeout: hold the request until the client gives up or the server closes.
-        await waitForAbort(request.signal, released.signal);
-        return dialect.error(503, "Injected fault: the request timed out");
-      }
     }
   };
 
@@ -373,6 +416,13 @@ function createHandler(config: HandlerConfig): Handler {
       }
       return jsonText('{"status":"ok"}');
     }
+    if (path === "/props" || path === "/slots") {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return methodNotAllowed(request, "GET");
+      }
+      if (!authorized(request)) return unauthorized();
+      return path === "/props" ? props(slots, defaultModel) : slotList(slots);
+    }
     if (path === "/metrics") {
       if (request.method !== "GET" && request.method !== "HEAD") {
         return methodNotAllowed(request, "GET");
@@ -386,6 +436,27 @@ function createHandler(config: HandlerConfig): Handler {
   };
 
   return { handle, release: () => released.abort(), stats };
+}
+
+/** `GET /props`: what llama-server reports about itself that clients use (`total_slots`). */
+function props(slots: Slots, model: string): Response {
+  const body: Record<string, unknown> = {};
+  if (slots.total !== undefined) body.total_slots = slots.total;
+  body.model_path = model;
+  body.build_info = "decibench reference server";
+  return jsonText(JSON.stringify(body));
+}
+
+/** `GET /slots`: one entry per slot, busy ones first; 501 when slots are unlimited. */
+function slotList(slots: Slots): Response {
+  if (slots.total === undefined) {
+    return errorResponse(501, "This server has no slots to list: start it with --slots N");
+  }
+  const list = Array.from({ length: slots.total }, (_, id) => ({
+    id,
+    is_processing: id < slots.busy,
+  }));
+  return jsonText(JSON.stringify(list));
 }
 
 function unauthorized(dialect: Dialect = llamaDialect): Response {

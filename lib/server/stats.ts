@@ -21,9 +21,13 @@ export interface ServerStats {
   promptTokens: number;
   /** Forward passes: one per answered request. */
   decodes: number;
-  /** Decision requests in flight now. */
+  /** Decision requests in flight now (processed or waiting for a slot). */
   processing: number;
-  /** Sum over decodes of the requests in flight at that decode. */
+  /** Decision requests waiting for a slot now (only with `slots`). */
+  deferred: number;
+  /** Decision requests that had to wait for a slot, since the start. */
+  deferredTotal: number;
+  /** Sum over decodes of the requests holding a slot at that decode. */
   busySlotsTotal: number;
 }
 
@@ -42,6 +46,8 @@ export function emptyStats(): ServerStats {
     promptTokens: 0,
     decodes: 0,
     processing: 0,
+    deferred: 0,
+    deferredTotal: 0,
     busySlotsTotal: 0,
   };
 }
@@ -92,13 +98,13 @@ const METRICS: readonly Metric[] = [
     name: "llamacpp:requests_processing",
     type: "gauge",
     help: "Decision requests being processed now.",
-    value: (s) => s.processing,
+    value: (s) => s.processing - s.deferred,
   },
   {
     name: "llamacpp:requests_deferred",
     type: "gauge",
-    help: "Decision requests waiting in the queue (the reference server never queues).",
-    value: () => 0,
+    help: "Decision requests waiting for a free slot (only a server started with slots queues).",
+    value: (s) => s.deferred,
   },
   {
     name: "llamacpp:decision_requests_refused_total",
