@@ -28,8 +28,8 @@ export interface BenchEnginesOptions {
   baseUrl?: string | undefined;
   /** `--model` for every endpoint. */
   model?: string | undefined;
-  /** `--parallel`. */
-  parallel?: number | undefined;
+  /** `--parallel` (a number or `auto`). */
+  parallel?: number | "auto" | undefined;
   /** `--limit`. */
   limit?: number | undefined;
   /** `--out`: the comparison directory. */
@@ -107,9 +107,11 @@ export async function benchEngines(
   const onEvent = (endpoint: string, event: RunEvent) => {
     if (options.json) {
       console.log(JSON.stringify({ ...event, endpoint }));
+      if (event.event === "parallel") console.error(`${endpoint}: ${event.message}`);
       return;
     }
     if (event.event === "case") bar.update(event.done, event.total, endpoint);
+    else if (event.event === "parallel") console.error(`${endpoint}: ${event.message}`);
     else if (event.event === "fatal") {
       bar.done();
       console.error(`decibench: ${endpoint}: ${event.message}`);

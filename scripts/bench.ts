@@ -1,5 +1,5 @@
 /**
- * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR]
+ * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N|auto] [--limit N] [--out DIR]
  * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]`: benchmark a decision model on Typed
  * Decisions.
  *
@@ -31,7 +31,7 @@ import {
 } from "../lib/workflow/mod.ts";
 
 const USAGE =
-  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]";
+  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N|auto] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
@@ -75,7 +75,10 @@ async function main(args: string[]): Promise<number> {
   const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
   const baseUrl = stringFlag(values["base-url"]);
   const model = stringFlag(values.model);
-  const parallel = intFlag(values.parallel, "parallel", 1);
+  // "auto": the server's slot count (llama-server's /props), else 4; said on stderr.
+  const parallel = values.parallel === "auto"
+    ? "auto" as const
+    : intFlag(values.parallel, "parallel", 1);
   const limit = intFlag(values.limit, "limit", 1);
   const outDir = stringFlag(values.out);
   const json = values.json === true;
@@ -113,6 +116,7 @@ async function main(args: string[]): Promise<number> {
   const onEvent = (event: RunEvent) => {
     if (json) {
       console.log(JSON.stringify(event));
+      if (event.event === "parallel") console.error(event.message);
       return;
     }
     if (event.event === "case") {
@@ -124,6 +128,8 @@ async function main(args: string[]): Promise<number> {
         event.total,
         `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
       );
+    } else if (event.event === "parallel") {
+      console.error(event.message);
     } else if (event.event === "fatal") {
       bar.done();
       console.error(`decibench: ${event.message}`);

@@ -20,6 +20,7 @@ export * from "./systemone.ts";
 export * from "./transport.ts";
 export * from "./ask.ts";
 export * from "./pool.ts";
+export * from "./slots.ts";
 export * from "./url.ts";
 export * from "./redact.ts";
 export * from "./pcd.ts";

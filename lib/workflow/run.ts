@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Dataset, loadDataset } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
 import { askCase, tryBuild } from "../client/ask.ts";
+import { chooseParallel, FALLBACK_PARALLEL } from "../client/slots.ts";
 import type { Engine } from "../client/engine.ts";
 import { createEngine } from "../client/engines.ts";
 import { pool } from "../client/pool.ts";
@@ -56,6 +57,12 @@ export type RunEvent =
     attempts: number;
     latency_ms: number | null;
   }
+  | {
+    event: "parallel";
+    parallel: number;
+    source: "server" | "fallback";
+    message: string;
+  }
   | { event: "fatal"; message: string }
   | {
     event: "summary";
@@ -72,8 +79,11 @@ export interface RunOptions {
   baseUrl?: string;
   /** Overrides the model (`--model`). @default undefined */
   model?: string;
-  /** Overrides `parallel` (`--parallel`). @default undefined */
-  parallel?: number;
+  /**
+   * Overrides `parallel` (`--parallel N` or `--parallel auto`: the server's slot count, else 4).
+   * @default undefined (the workflow's)
+   */
+  parallel?: number | "auto";
   /** Overrides the case limit (`--limit`). @default undefined */
   limit?: number;
   /** Run directory (`--out`); default `<output.dir>/<run-id>`. @default undefined */
@@ -218,7 +228,7 @@ function runId(name: string, now: Date): string {
 export interface DescribeRunOptions {
   /** Workflow file path. @default null */
   workflowFile?: string | null;
-  /** Requests in flight. @default the workflow's */
+  /** Requests in flight. @default the workflow's (`FALLBACK_PARALLEL` when it is `"auto"`) */
   parallel?: number;
 }
 
@@ -265,7 +275,8 @@ export async function describeRun(
     cases: cases.length,
     case_ids_sha256: await sha256Hex(cases.map((c) => c.id).join("\n")),
     questions_sha256: questionsSha256,
-    parallel: options.parallel ?? workflow.parallel,
+    parallel: options.parallel ??
+      (workflow.parallel === "auto" ? FALLBACK_PARALLEL : workflow.parallel),
     timeout_ms: endpoint.spec.timeoutMs,
     retries: endpoint.spec.retries,
     calibrated: endpoint.engine.calibrated,
@@ -363,7 +374,16 @@ export async function runPrepared(
 ): Promise<RunResult> {
   const { dataset, cases, endpoint } = context;
   const emit = options.onEvent ?? (() => {});
-  const parallel = options.parallel ?? workflow.parallel;
+  let parallel = options.parallel ?? workflow.parallel;
+  if (parallel === "auto") {
+    // The server's slots (llama-server's /props), else 4; the choice is said and recorded.
+    const choice = await chooseParallel(endpoint.baseUrl, {
+      ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
+    emit({ event: "parallel", ...choice });
+    parallel = choice.parallel;
+  }
   const graceMs = options.graceMs ?? 2000;
   const unreachableAfter = options.unreachableAfter ?? 5;
   const spec = await describeRun(workflow, context, {

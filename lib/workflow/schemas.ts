@@ -234,8 +234,10 @@ export const WorkflowSchema = z.object({
   endpoints: z.array(EndpointSpecSchema).min(1).optional(),
   /** Case selection. */
   cases: CaseSelectionSchema.default({}),
-  /** Requests in flight. */
-  parallel: z.number().int().min(1).max(256).default(4),
+  /** Requests in flight, or `auto`: the server's slot count (`/props`), else 4. */
+  parallel: z.union([z.number().int().min(1).max(256), z.literal("auto")], {
+    error: `expected an integer from 1 to 256, or "auto"`,
+  }).default("auto"),
   /** Thresholds; a failed one makes the exit status non-zero. */
   thresholds: z.array(ThresholdSpecSchema).default([]),
   /** Seed for bootstrap intervals. */
@@ -279,10 +281,11 @@ export interface WorkflowInput {
    */
   cases?: CaseSelection | undefined;
   /**
-   * Requests in flight (an integer, 1 to 256).
-   * @default 4
+   * Requests in flight (an integer, 1 to 256), or `"auto"`: the slot count the server reports
+   * (llama-server's `/props` `total_slots`, or `/slots`), else 4.
+   * @default "auto"
    */
-  parallel?: number | undefined;
+  parallel?: number | "auto" | undefined;
   /**
    * Thresholds; a failed one makes the exit status non-zero.
    * @default []
@@ -323,8 +326,8 @@ export interface Workflow {
   endpoints?: EndpointSpec[] | undefined;
   /** Case selection. */
   cases: CaseSelection;
-  /** Requests in flight. */
-  parallel: number;
+  /** Requests in flight, or `"auto"` (chosen from the server's slots when the run starts). */
+  parallel: number | "auto";
   /** Thresholds; a failed one makes the exit status non-zero. */
   thresholds: ThresholdSpec[];
   /** Seed for bootstrap intervals. */
