@@ -1,60 +1,104 @@
 /**
- * `deno task perf [--rounds N] [--repeat N] [--parallel N] [--predictor NAME]
- * [--latency-ms N]`: decibench's full benchmark against a
- * bare `fetch` loop, in one run, against one reference server (a separate process), alternating
- * the two sides and reporting medians and their ratio; plus dataset load/verify and scoring time.
+ * `deno task perf [--rounds N] [--parallel N] [--predictor NAME] [--only phase,fixed,result,peer,curve]`:
+ * how close decibench's time to result is to the wire, and how it compares with a Python/httpx
+ * peer harness, in one run. Every figure is the median of alternated rounds with the range; the
+ * reference servers run in their own processes (they share this machine's cores).
+ *
+ * 1. Request phase: decibench's pipeline (build, send, strict validation, scoring, one append per
+ *    case) in this process against a bare `fetch` loop over the same prebuilt bodies, at 0, 2 and
+ *    20 ms per answer, as a ratio of requests per second.
+ * 2. Fixed costs of `deno task bench` (workflows/llama.ts, 400 cases = 2,000 decisions, reports
+ *    and index written): process start → first request, and last answer → exit.
+ * 3. Time to result: the whole `deno task bench` at 20 ms per answer ÷ the bare loop's request
+ *    time on the same server; and the wall time of a `--limit 20` smoke run.
+ * 4. decibench against the peer (scripts/peer/peer.py): 400 cases, parallel 4, whole runs.
+ * 5. The time-to-result curve over parallel 1…2N against a server with N slots.
  *
  * @module
  */
-import { intFlag, parse } from "../lib/cli/args.ts";
+import { join } from "node:path";
+import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
-import { loadDataset } from "../lib/dataset/mod.ts";
-import { summarize } from "../lib/metrics/mod.ts";
-import { decisionRecords } from "../lib/record/decisions.ts";
+import { type Dataset, loadDataset } from "../lib/dataset/mod.ts";
 import { prepareEndpoint, runPrepared, validateWorkflow } from "../lib/workflow/mod.ts";
+import { figure, goal } from "./_perf_stats.ts";
 
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+const ROOT = new URL("..", import.meta.url).pathname;
+const WORKFLOW = join(ROOT, "workflows/llama.ts");
+
+/** Wall-clock now in ms since the epoch (comparable across processes). */
+function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+interface PerfServer {
+  url: string;
+  /** First and last answer since the last reset (wall-clock ms), and how many. */
+  stats(): Promise<{ first: number | null; last: number | null; answered: number }>;
+  reset(): Promise<void>;
+  close(): Promise<void>;
 }
 
 async function startServer(
   predictor: string,
   latencyMs: number,
-): Promise<{ url: string; child: Deno.ChildProcess }> {
-  const serve = new URL("./serve.ts", import.meta.url).pathname;
+  slots?: number,
+): Promise<PerfServer> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
-      serve,
-      "--port",
-      "0",
+      join(ROOT, "scripts/_perf_server.ts"),
       "--predictor",
       predictor,
       "--latency-ms",
       String(latencyMs),
+      ...(slots !== undefined ? ["--slots", String(slots)] : []),
     ],
+    stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/http:\/\/\S+/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("Cannot start the reference server: it exited before listening");
-    text += value;
-  }
-  reader.releaseLock();
-  return { url: text.match(/http:\/\/\S+/)![0], child };
+  const writer = child.stdin.getWriter();
+  let buffer = "";
+  const line = async (): Promise<string> => {
+    while (!buffer.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("Cannot talk to the perf server: it exited");
+      buffer += value;
+    }
+    const i = buffer.indexOf("\n");
+    const out = buffer.slice(0, i);
+    buffer = buffer.slice(i + 1);
+    return out;
+  };
+  const first = await line();
+  const url = /listening on (http:\/\/\S+)/.exec(first)?.[1];
+  if (!url) throw new Error(`Cannot start the perf server: it printed ${JSON.stringify(first)}`);
+  const command = async (text: string): Promise<string> => {
+    await writer.write(new TextEncoder().encode(`${text}\n`));
+    return await line();
+  };
+  return {
+    url,
+    stats: async () => JSON.parse(await command("stats")),
+    reset: async () => void await command("reset"),
+    close: async () => {
+      await writer.close();
+      reader.releaseLock();
+      await child.stdout.cancel().catch(() => {});
+      await child.status;
+    },
+  };
 }
 
+/** The bare loop: the same prebuilt bodies, the same concurrency, each reply read as text. */
 async function bareLoop(url: string, bodies: readonly string[], parallel: number): Promise<void> {
   let next = 0;
   async function worker(): Promise<void> {
     while (next < bodies.length) {
-      const body = bodies[next++]!;
+      const body = bodies[next++] as string;
       const res = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -66,127 +110,400 @@ async function bareLoop(url: string, bodies: readonly string[], parallel: number
   await Promise.all(Array.from({ length: parallel }, worker));
 }
 
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+interface Spawned {
+  /** Process start (just before spawning) → exit, ms. */
+  wallMs: number;
+  /** Wall-clock ms at spawn and at exit. */
+  startedAt: number;
+  exitedAt: number;
+}
+
+/**
+ * Runs a command to its end, failing loudly when it exits otherwise than 0 or `allowed` (bench
+ * exits 1 when workflows/llama.ts's accuracy threshold fails, as it does on the uniform server).
+ */
+async function spawn(command: string, args: string[], allowed = 0): Promise<Spawned> {
+  const startedAt = wallNow();
+  const child = new Deno.Command(command, {
+    args,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const status = await child.status;
+  const exitedAt = wallNow();
+  if (status.code !== 0 && status.code !== allowed) {
+    throw new Error(`${command} ${args.join(" ")} exited ${status.code}: ${await stderr}`);
+  }
+  await stderr;
+  return { wallMs: exitedAt - startedAt, startedAt, exitedAt };
+}
+
+function benchArgs(url: string, out: string, extra: string[]): string[] {
+  return [
+    "run",
+    "-A",
+    join(ROOT, "scripts/bench.ts"),
+    WORKFLOW,
+    "--base-url",
+    url,
+    "--out",
+    out,
+    "--db",
+    join(out, "..", "index.db"),
+    ...extra,
+  ];
+}
+
+/**
+ * One whole `deno task bench workflows/llama.ts` against `url`, into `out`; fails unless the run
+ * completed (its exit status is 1 on the uniform server: the workflow's thresholds fail there).
+ */
+async function bench(url: string, out: string, extra: string[]): Promise<Spawned> {
+  const run = await spawn(Deno.execPath(), benchArgs(url, out, extra), 1);
+  const status = JSON.parse(await Deno.readTextFile(join(out, "run.json"))).status;
+  if (status !== "completed") throw new Error(`perf: the bench run in "${out}" is ${status}`);
+  return run;
+}
+
+/** A Python 3 with httpx: Debian's, else the one on PATH; installs python3-httpx when neither. */
+async function findPython(): Promise<string> {
+  const works = async (python: string): Promise<boolean> => {
+    try {
+      const out = await new Deno.Command(python, {
+        args: ["-c", "import httpx"],
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      return out.success;
+    } catch {
+      return false;
+    }
+  };
+  for (const python of ["/usr/bin/python3", "python3"]) if (await works(python)) return python;
+  console.error("perf: installing python3-httpx for the peer harness (apt-get)");
+  const sudo = Deno.uid() === 0 ? [] : ["sudo"];
+  const install = await new Deno.Command(sudo[0] ?? "apt-get", {
+    args: [...(sudo.length ? ["apt-get"] : []), "install", "-y", "-qq", "python3-httpx"],
+    env: { DEBIAN_FRONTEND: "noninteractive" },
+    stdout: "null",
+  }).output();
+  if (!install.success || !await works("/usr/bin/python3")) {
+    throw new Error("Cannot run the peer harness: apt-get install python3-httpx failed");
+  }
+  return "/usr/bin/python3";
+}
+
+interface Options {
+  rounds: number;
+  parallel: number;
+  predictor: string;
+  /** Sections to run. */
+  only: Set<string>;
+}
+
+const SECTIONS = ["phase", "fixed", "result", "peer", "curve"];
+
+/** 1. The request phase: decibench in this process vs the bare loop, alternated. */
+async function requestPhase(
+  dataset: Dataset,
+  server: PerfServer,
+  latencyMs: number,
+  options: Options,
+  out: string,
+): Promise<{ bare: number[]; full: number[]; ratio: number[]; requests: number }> {
+  const repeat = latencyMs === 0 ? 10 : latencyMs <= 2 ? 4 : 1;
+  const { parallel } = options;
+  const workflow = validateWorkflow({
+    name: "perf",
+    endpoint: { baseUrl: server.url, model: "perf" },
+    parallel,
+  }, "perf");
+  const endpoint = await prepareEndpoint(workflow.endpoint!);
+  const engine = systemOneEngine(server.url);
+  const cases = Array.from({ length: repeat }, () => dataset.cases).flat();
+  const bodies = cases.map((c) =>
+    engine.build({ state: c.state, questions: c.questions, model: "perf", stateEncoding: "json" })
+      .body
+  );
+  const url = engine.params.url as string;
+  await bareLoop(url, bodies.slice(0, 800), parallel); // warm-up
+  const bare: number[] = [];
+  const full: number[] = [];
+  const ratio: number[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    const bareMs = await timed(() => bareLoop(url, bodies, parallel));
+    // decibench: from the call (run directory, run.json, spec and fingerprint included) to the
+    // moment the last case is validated, scored and appended to decisions.jsonl.
+    let answered = 0;
+    const t = performance.now();
+    const result = await runPrepared(workflow, { dataset, cases, endpoint }, {
+      outDir: join(out, `phase-${latencyMs}-${r}`),
+      parallel,
+      onEvent: (event) => {
+        if (event.event === "case" && event.done === event.total) answered = performance.now();
+      },
+    });
+    if (result.summary.errors) throw new Error(`perf run had ${result.summary.errors} errors`);
+    const fullMs = answered - t;
+    bare.push(cases.length / (bareMs / 1000));
+    full.push(cases.length / (fullMs / 1000));
+    ratio.push(bareMs / fullMs);
+  }
+  return { bare, full, ratio, requests: cases.length };
+}
+
+/** What every section needs. */
+interface Context {
+  dataset: Dataset;
+  options: Options;
+  out: string;
+  server(latency: number): PerfServer;
+  say(text: string): void;
+}
+
+/** 1. Request-phase ratios at 0, 2 and 20 ms per answer. */
+async function phaseSection(ctx: Context): Promise<void> {
+  const { options, say } = ctx;
+  say(
+    `\nrequest phase: decibench ÷ bare fetch loop, parallel ${options.parallel}, in this process`,
+  );
+  const goals: Record<number, [number, string] | undefined> = {
+    0: [0.75, "0.75"],
+    2: [0.97, "0.97"],
+  };
+  for (const latency of [0, 2, 20]) {
+    const phase = await requestPhase(ctx.dataset, ctx.server(latency), latency, options, ctx.out);
+    const g = goals[latency];
+    say(
+      `  ${String(latency).padStart(2)} ms per answer  ${phase.requests} requests/side  bare ${
+        figure(phase.bare, { unit: " req/s" })
+      }  decibench ${figure(phase.full, { unit: " req/s" })}  ratio ${
+        figure(phase.ratio, { decimals: 2 })
+      }${g ? `  ${goal(phase.ratio, ">=", g[0], g[1])}` : ""}`,
+    );
+  }
+}
+
+/** 2. Fixed costs of a whole `deno task bench`: 2,000 decisions, reports and index written. */
+async function fixedSection(ctx: Context): Promise<void> {
+  const { options, say } = ctx;
+  const startup: number[] = [];
+  const ending: number[] = [];
+  const s0 = ctx.server(0);
+  for (let r = 0; r < options.rounds; r++) {
+    await s0.reset();
+    const out = join(ctx.out, `fixed-${r}`);
+    const run = await bench(s0.url, out, ["--parallel", String(options.parallel)]);
+    const stats = await s0.stats();
+    if (stats.first === null || stats.last === null || stats.answered !== 400) {
+      throw new Error(`perf: the bench run answered ${stats.answered} requests, not 400`);
+    }
+    startup.push(stats.first - run.startedAt);
+    ending.push(run.exitedAt - stats.last);
+  }
+  say(`\nfixed costs of deno task bench (workflows/llama.ts, 2,000 decisions, reports + index)`);
+  say(
+    `  start-up    process start → first request  ${figure(startup, { unit: " ms" })}  ${
+      goal(startup, "<=", 150, "150 ms")
+    }`,
+  );
+  say(
+    `  end of run  last answer → exit             ${figure(ending, { unit: " ms" })}  ${
+      goal(ending, "<=", 200, "200 ms")
+    }`,
+  );
+}
+
+/** 3. Whole run at 20 ms per answer ÷ the bare loop's request time, and the smoke run. */
+async function resultSection(ctx: Context): Promise<void> {
+  const { options, say } = ctx;
+  const s20 = ctx.server(20);
+  const engine = systemOneEngine(s20.url);
+  const bodies = ctx.dataset.cases.map((c) =>
+    engine.build({
+      state: c.state,
+      questions: c.questions,
+      model: "default",
+      stateEncoding: "json",
+    })
+      .body
+  );
+  const ratio: number[] = [];
+  const bareMs: number[] = [];
+  const wholeMs: number[] = [];
+  const smoke: number[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    const bare = await timed(() => bareLoop(engine.params.url as string, bodies, options.parallel));
+    const out = join(ctx.out, `whole-${r}`);
+    const run = await bench(s20.url, out, ["--parallel", String(options.parallel)]);
+    bareMs.push(bare);
+    wholeMs.push(run.wallMs);
+    ratio.push(run.wallMs / bare);
+    smoke.push(
+      (await bench(ctx.server(0).url, join(ctx.out, `smoke-${r}`), ["--limit", "20"])).wallMs,
+    );
+  }
+  say(`\ntime to result`);
+  say(
+    `  whole deno task bench ÷ bare loop's request time (400 cases, 20 ms, parallel ${options.parallel})  ${
+      figure(ratio, { decimals: 2, unit: "×" })
+    }  (${figure(wholeMs, { unit: " ms" })} vs ${figure(bareMs, { unit: " ms" })})  ${
+      goal(ratio, "<=", 1.25, "1.25×")
+    }`,
+  );
+  say(
+    `  --limit 20 smoke run, wall time  ${figure(smoke, { unit: " ms" })}  ${
+      goal(smoke, "<", 300, "300 ms")
+    }`,
+  );
+}
+
+/** The headline metric of a run.json summary, v2 (`summary.metrics`) or v1 (top level). */
+function metricOf(summary: Record<string, unknown>, name: string): number | null {
+  const metrics = summary.metrics as Record<string, number | null> | undefined;
+  return (metrics ? metrics[name] : summary[name] as number | null | undefined) ?? null;
+}
+
+/** 4. decibench against the peer harness: 400 cases, parallel 4, whole runs, alternated. */
+async function peerSection(ctx: Context): Promise<void> {
+  const { options, say } = ctx;
+  const python = await findPython();
+  const s0 = ctx.server(0);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const speedup: number[] = [];
+  let same = true;
+  for (let r = 0; r < options.rounds; r++) {
+    const mineOut = join(ctx.out, `vs-${r}`);
+    const mine = await bench(s0.url, mineOut, ["--parallel", "4"]);
+    const peerOut = join(ctx.out, `peer-${r}`);
+    const peer = await spawn(python, [
+      join(ROOT, "scripts/peer/peer.py"),
+      "--url",
+      s0.url,
+      "--parallel",
+      "4",
+      "--out",
+      peerOut,
+    ]);
+    ours.push(mine.wallMs);
+    theirs.push(peer.wallMs);
+    speedup.push(peer.wallMs / mine.wallMs);
+    const a = JSON.parse(await Deno.readTextFile(join(mineOut, "run.json"))).summary;
+    const b = JSON.parse(await Deno.readTextFile(join(peerOut, "summary.json")));
+    for (const metric of ["accuracy", "kl", "brier", "ece"]) {
+      const x = metricOf(a, metric);
+      if (x === null || Math.abs(x - b[metric]) > 1e-9) same = false;
+    }
+  }
+  const version = await new Deno.Command(python, {
+    args: ["-c", "import sys, httpx; print(sys.version.split()[0], httpx.__version__)"],
+  }).output();
+  const [py, httpx] = new TextDecoder().decode(version.stdout).trim().split(" ");
+  say(
+    `\nagainst the peer (scripts/peer/peer.py: Python ${py}, httpx ${httpx}), 400 cases, parallel 4, whole runs`,
+  );
+  say(
+    `  decibench ${figure(ours, { unit: " ms" })}  peer ${figure(theirs, { unit: " ms" })}  ` +
+      `decibench is ${figure(speedup, { decimals: 2, unit: "×" })} faster  ${
+        goal(speedup, ">=", 3, "3×")
+      }`,
+  );
+  say(`  same accuracy, KL, Brier and ECE on every round: ${same ? "yes" : "NO"}`);
+}
+
+/** 5. Time to result over parallel 1…2N against a server with N slots (one round). */
+async function curveSection(ctx: Context): Promise<void> {
+  const slots = 4;
+  const slotted = await startServer(ctx.options.predictor, 20, slots);
+  try {
+    const cases = ctx.dataset.cases.slice(0, 80);
+    const workflow = validateWorkflow({
+      name: "curve",
+      endpoint: { baseUrl: slotted.url, model: "perf" },
+    }, "curve");
+    const endpoint = await prepareEndpoint(workflow.endpoint!);
+    const points: string[] = [];
+    for (let p = 1; p <= 2 * slots; p++) {
+      const ms = await timed(() =>
+        runPrepared(workflow, { dataset: ctx.dataset, cases, endpoint }, {
+          outDir: join(ctx.out, `curve-${p}`),
+          parallel: p,
+        })
+      );
+      points.push(`${p}: ${Math.round(ms).toLocaleString("en-US")} ms`);
+    }
+    ctx.say(
+      `\ntime to result over parallel 1…${
+        2 * slots
+      }, server with ${slots} slots, 20 ms per answer, 80 cases (one round)`,
+    );
+    ctx.say(`  ${points.join("  ")}`);
+  } finally {
+    await slotted.close();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parse(Deno.args, {
     rounds: { type: "string" },
-    repeat: { type: "string" },
     parallel: { type: "string" },
     predictor: { type: "string" },
-    "latency-ms": { type: "string" },
+    only: { type: "string" },
   });
-  const rounds = intFlag(values.rounds, "rounds", 1) ?? 5;
-  const repeat = intFlag(values.repeat, "repeat", 1) ?? 10;
-  const parallel = intFlag(values.parallel, "parallel", 1) ?? 8;
-  // uniform: the cheapest server, so the client's own cost shows most; fitted: the default model.
-  const predictor = typeof values.predictor === "string" ? values.predictor : "uniform";
-  // A server that takes this long per answer, like a real model (0: as fast as loopback allows).
-  const latencyMs = intFlag(values["latency-ms"], "latency-ms", 0) ?? 0;
-
-  // Dataset load + verify (manifest, gzip, sha256, content checks).
-  const loads: number[] = [];
-  let dataset = await loadDataset();
-  for (let i = 0; i < 7; i++) {
-    const t = performance.now();
-    dataset = await loadDataset();
-    loads.push(performance.now() - t);
-  }
-
-  // Scoring 2,000 decisions: records from gold-shaped replies, then the summary with bootstrap.
-  const replies = dataset.cases.map((c) => ({
-    reply: {
-      answers: Object.fromEntries(
-        Object.entries(c.gold).map(([name, g]) => [name, {
-          type: g.type,
-          probabilities: g.probabilities,
-          probability: Math.max(...Object.values(g.probabilities)),
-          calibrated: true,
-        }]),
-      ),
-    },
-    error: null,
-    attempts: 1,
-    latencyMs: 1,
-  }));
-  const scoring: number[] = [];
-  const summaries: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t = performance.now();
-    const records = dataset.cases.flatMap((c, j) => decisionRecords(c, replies[j]!));
-    const t1 = performance.now();
-    summarize(records, { seed: 0 });
-    scoring.push(t1 - t);
-    summaries.push(performance.now() - t1);
-  }
-
-  const server = await startServer(predictor, latencyMs);
-  const out = await Deno.makeTempDir({ prefix: "decibench-perf-" });
-  try {
-    const workflow = validateWorkflow({
-      name: "perf",
-      endpoint: { baseUrl: server.url, model: "perf" },
-      parallel,
-    }, "perf");
-    const endpoint = await prepareEndpoint(workflow.endpoint!);
-    const engine = systemOneEngine(server.url);
-    const cases = Array.from({ length: repeat }, () => dataset.cases).flat();
-    const bodies = cases.map((c) =>
-      engine.build({ state: c.state, questions: c.questions, model: "perf", stateEncoding: "json" })
-        .body
-    );
-    const url = engine.build({ state: null, questions: {}, model: "", stateEncoding: "json" }).url;
-    await bareLoop(url, bodies.slice(0, 800), parallel); // warm-up
-    const bare: number[] = [];
-    const full: number[] = [];
-    const whole: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      let t = performance.now();
-      await bareLoop(url, bodies, parallel);
-      bare.push(bodies.length / ((performance.now() - t) / 1000));
-      // decibench: from the call (run directory, run.json, spec and fingerprint included) to the
-      // moment the last case is validated, scored and appended to decisions.jsonl.
-      let answered = 0;
-      t = performance.now();
-      const result = await runPrepared(workflow, { dataset, cases, endpoint }, {
-        outDir: `${out}/run-${r}`,
-        parallel,
-        onEvent: (event) => {
-          if (event.event === "case" && event.done === event.total) answered = performance.now();
-        },
-      });
-      full.push(cases.length / ((answered - t) / 1000));
-      // The whole call adds the end-of-run work: summary with bootstrap intervals, final rewrite.
-      whole.push(cases.length / ((performance.now() - t) / 1000));
-      if (result.summary.errors) throw new Error(`perf run had ${result.summary.errors} errors`);
+  const options: Options = {
+    rounds: intFlag(values.rounds, "rounds", 1) ?? 5,
+    parallel: intFlag(values.parallel, "parallel", 1) ?? 8,
+    // uniform: the cheapest server, so the client's own cost shows most.
+    predictor: typeof values.predictor === "string" ? values.predictor : "uniform",
+    only: new Set(typeof values.only === "string" ? values.only.split(",") : SECTIONS),
+  };
+  for (const section of options.only) {
+    if (!SECTIONS.includes(section)) {
+      throw new UsageError(
+        `--only: unknown section "${section}"; give some of ${SECTIONS.join(",")}`,
+      );
     }
-    const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-    console.log(
-      `requests     ${rounds} rounds × ${cases.length} requests per side, concurrency ${parallel}, sides alternated, server predictor ${predictor}, ${latencyMs} ms per answer (separate process)`,
+  }
+  const dataset = await loadDataset();
+  const out = await Deno.makeTempDir({ prefix: "decibench-perf-" });
+  const servers = new Map<number, PerfServer>();
+  try {
+    for (const latency of [0, 2, 20]) {
+      servers.set(latency, await startServer(options.predictor, latency));
+    }
+    const ctx: Context = {
+      dataset,
+      options,
+      out,
+      server: (latency) => servers.get(latency) as PerfServer,
+      say: (text) => console.log(text),
+    };
+    ctx.say(
+      `decibench perf: ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; ` +
+        `medians of ${options.rounds} alternated rounds [min–max]; reference servers ` +
+        `(${options.predictor}) in their own processes`,
     );
-    console.log(`bare fetch   median ${fmt(median(bare))} req/s  (${bare.map(fmt).join(", ")})`);
-    console.log(
-      `decibench    median ${fmt(median(full))} req/s  (${
-        full.map(fmt).join(", ")
-      })  requests validated, scored and recorded`,
-    );
-    console.log(`ratio ${(median(full) / median(bare)).toFixed(2)}`);
-    console.log(
-      `whole run    median ${fmt(median(whole))} req/s, ratio ${
-        (median(whole) / median(bare)).toFixed(2)
-      }  (adds the end-of-run summary with bootstrap intervals over ${
-        cases.length * 5
-      } decisions and the final rewrite)`,
-    );
-    console.log(
-      `load         ${median(loads).toFixed(1)} ms median to load and verify the test split`,
-    );
-    console.log(
-      `scoring      ${median(scoring).toFixed(1)} ms median to score 2,000 decisions, ${
-        median(summaries).toFixed(1)
-      } ms for the summary with 1,000-resample bootstrap intervals`,
-    );
+    const sections: Record<string, (ctx: Context) => Promise<void>> = {
+      phase: phaseSection,
+      fixed: fixedSection,
+      result: resultSection,
+      peer: peerSection,
+      curve: curveSection,
+    };
+    for (const name of SECTIONS) if (options.only.has(name)) await sections[name]!(ctx);
   } finally {
-    server.child.kill("SIGTERM");
-    await server.child.status;
+    for (const s of servers.values()) await s.close();
     await Deno.remove(out, { recursive: true });
   }
 }
