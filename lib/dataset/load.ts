@@ -3,6 +3,11 @@
  * rows, ids, workflows, questions and gold. Anything wrong stops with a `DatasetIntegrityError`
  * before a single request is sent.
  *
+ * Verifying is cheap: content whose sha256 is the pinned one is the pinned content, which passes
+ * every row check (a test proves it), so those checks run only for other content; and within a
+ * process a data file whose compressed bytes hash to what was verified before is not
+ * decompressed and hashed again.
+ *
  * @module
  */
 import { isAbsolute, join, relative } from "node:path";
@@ -109,9 +114,18 @@ class Verifier {
     return manifest;
   }
 
-  async rows(file: string, expectedSha256: string): Promise<{ lines: string[]; sha256: string }> {
+  async rows(
+    file: string,
+    expectedSha256: string,
+  ): Promise<{ text: string; sha256: string; gzSha256: string; known: boolean }> {
     const gz = await this.read(file, "the vendored data");
     if (gz.length === 0) this.fail(file, "is empty");
+    // Verified before in this process: the same compressed bytes hold the same content.
+    const gzSha256 = await sha256Hex(gz);
+    const seen = verified.get(file);
+    if (seen && seen.gzSha256 === gzSha256 && seen.sha256 === expectedSha256) {
+      return { text: seen.text, sha256: seen.sha256, gzSha256, known: true };
+    }
     let bytes: Uint8Array;
     try {
       bytes = await gunzip(gz);
@@ -127,9 +141,12 @@ class Verifier {
     }
     const text = new TextDecoder().decode(bytes);
     if (!text.endsWith("\n")) this.fail(file, "does not end with a newline");
-    return { lines: text.slice(0, -1).split("\n"), sha256 };
+    return { text, sha256, gzSha256, known: false };
   }
 }
+
+/** Data files verified in this process: the sha256 of their compressed bytes, and their text. */
+const verified = new Map<string, { gzSha256: string; sha256: string; text: string }>();
 
 /**
  * Loads and verifies one vendored split of Typed Decisions.
@@ -170,7 +187,8 @@ export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dat
     );
   }
   const dataFile = join(dir, entry.data);
-  const { lines, sha256 } = await verify.rows(dataFile, entry.sha256);
+  const { text, sha256, gzSha256, known } = await verify.rows(dataFile, entry.sha256);
+  const lines = text.slice(0, -1).split("\n");
   if (lines.length !== entry.rows) {
     verify.fail(dataFile, `has ${lines.length} rows, the manifest says ${entry.rows}`);
   }
@@ -182,8 +200,13 @@ export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dat
       verify.fail(dataFile, `line ${i + 1} is not valid JSON: ${(error as Error).message}`, error);
     }
   }
-  const problem = findCaseProblem(cases, { perWorkflow: pinned.perWorkflow });
-  if (problem) verify.fail(dataFile, problem);
+  // The pinned content passes every row check (load_test proves it): only other content, a new
+  // revision vendored with --new-revision, needs them.
+  if (!known && sha256 !== pinned.sha256) {
+    const problem = findCaseProblem(cases, { perWorkflow: pinned.perWorkflow });
+    if (problem) verify.fail(dataFile, problem);
+  }
+  if (!known) verified.set(dataFile, { gzSha256, sha256, text });
   return {
     cases: shareQuestions(cases as Case[]),
     info: {

@@ -100,3 +100,41 @@ Deno.test("`loadDataset()` loads the train split: 1,200 cases, 300 per workflow,
 Deno.test("`loadDataset()` rejects an unknown split", async () => {
   await assert.rejects(loadDataset({ split: "dev" as "test" }), RangeError);
 });
+
+Deno.test("the pinned content passes every row check, so `loadDataset()` may skip them for it", async () => {
+  // loadDataset skips findCaseProblem when the JSONL hash is the pinned one; this is why.
+  const { findCaseProblem } = await import("./_check_cases.ts");
+  const { gunzip } = await import("../bytes.ts");
+  for (const split of ["test", "train"] as const) {
+    const gz = await Deno.readFile(
+      new URL(`../../vendor/typed-decisions/${PINNED[split].data}`, import.meta.url),
+    );
+    const text = new TextDecoder().decode(await gunzip(gz));
+    const rows = text.slice(0, -1).split("\n").map((line) => JSON.parse(line));
+    assert.equal(findCaseProblem(rows, { perWorkflow: PINNED[split].perWorkflow }), undefined);
+  }
+});
+
+Deno.test("`loadDataset()` verifies once per process but still catches a file changed since", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const vendored = new URL("../../vendor/typed-decisions/", import.meta.url);
+    for (const name of ["manifest.json", "test.jsonl.gz", "train.jsonl.gz"]) {
+      await Deno.copyFile(new URL(name, vendored), `${dir}/${name}`);
+    }
+    const first = await loadDataset({ dir });
+    const second = await loadDataset({ dir });
+    assert.deepEqual(second, first);
+    assert.notEqual(second.cases[0], first.cases[0], "each load returns its own case objects");
+    // One changed byte in the compressed file: the cached verdict no longer applies.
+    const gz = await Deno.readFile(`${dir}/test.jsonl.gz`);
+    gz[gz.length >> 1] = gz[gz.length >> 1]! ^ 0xff;
+    await Deno.writeFile(`${dir}/test.jsonl.gz`, gz);
+    await assert.rejects(loadDataset({ dir }), (error: unknown) => {
+      assert.equal((error as Error).name, "DatasetIntegrityError");
+      return true;
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
