@@ -5,7 +5,7 @@
 // per engine, and the calibration caveat.
 // Then: deno task bench workflows/compare-engines.ts
 // With --base-url, every endpoint calls that server instead (each with its own engine's route).
-import { defineWorkflow } from "../mod.ts";
+import { defineWorkflow } from "../lib/workflow/define.ts";
 
 export default defineWorkflow({
   name: "compare-engines",
