@@ -21,7 +21,6 @@ import {
   ResumeMismatchError,
 } from "../lib/record/mod.ts";
 import { terminalReport, writeReports } from "../lib/report/mod.ts";
-import { benchEngines, narrowForResume } from "./_bench_engines.ts";
 import {
   dryRunRequests,
   loadWorkflow,
@@ -71,7 +70,12 @@ async function main(args: string[]): Promise<number> {
   // Resuming without a workflow argument reuses the workflow file the run recorded.
   const file = positionals[0] ?? resume?.run.spec.workflow_file ?? DEFAULT_WORKFLOW;
   // Resuming one engine's run of a comparison finishes that endpoint alone.
-  const workflow = narrowForResume(await loadWorkflow(file), resume);
+  const loaded = await loadWorkflow(file);
+  // Comparing engines needs its own module; a run of one endpoint does not load it.
+  const engines = (loaded.endpoints?.length ?? 0) > 1
+    ? await import("./_bench_engines.ts")
+    : undefined;
+  const workflow = engines ? engines.narrowForResume(loaded, resume) : loaded;
   const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
   const baseUrl = stringFlag(values["base-url"]);
   const model = stringFlag(values.model);
@@ -84,11 +88,11 @@ async function main(args: string[]): Promise<number> {
   const json = values.json === true;
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
-  if ((workflow.endpoints?.length ?? 0) > 1) {
+  if (engines && (workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
     const dryRun = values["dry-run"] === true;
     const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
-    return await benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
+    return await engines.benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
   }
 
   if (values["dry-run"]) {

@@ -2,14 +2,16 @@
  * Reports: terminal text, Markdown, self-contained HTML with Observable Plot charts, and the
  * paired comparison of two runs.
  *
+ * The HTML renderer and its charts (`html.ts`, `charts.ts`) are not re-exported here: they pull
+ * in Observable Plot and linkedom, which only `report.html` needs, so `writeReports` loads them
+ * on first use. Import them from `lib/report/html.ts` and `lib/report/charts.ts` directly.
+ *
  * @module
  */
 export * from "./format.ts";
 export * from "./tables.ts";
 export * from "./terminal.ts";
 export * from "./markdown.ts";
-export * from "./charts.ts";
-export * from "./html.ts";
 export * from "./compare.ts";
 export * from "./compare_report.ts";
 export * from "./write.ts";

@@ -8,7 +8,6 @@ import type { DatasetInfo } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { writeAtomic } from "../record/recorder.ts";
-import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
 
 /** What a report needs from a run. */
@@ -24,7 +23,9 @@ export interface ReportInput {
 }
 
 /**
- * Writes `report.md` and the self-contained `report.html` for a run (each atomically).
+ * Writes `report.md` and the self-contained `report.html` for a run (each atomically). The HTML
+ * renderer is imported on first use: it pulls in Observable Plot and linkedom, which nothing else
+ * needs, so a run does not load them before its first request.
  *
  * @param input The run.
  * @returns Paths written: `report.md`, then `report.html`.
@@ -35,6 +36,7 @@ export async function writeReports(input: ReportInput): Promise<string[]> {
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
   const md = join(input.dir, "report.md");
   await writeAtomic(md, markdownReport(input.run, input.records, input.dataset.info, { states }));
+  const { htmlReport } = await import("./html.ts");
   const html = join(input.dir, "report.html");
   await writeAtomic(html, htmlReport(input.run, input.records, input.dataset.info));
   return [md, html];
