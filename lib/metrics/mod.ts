@@ -31,3 +31,4 @@ export * from "./rng.ts";
 export * from "./bootstrap.ts";
 export * from "./summary.ts";
 export * from "./paired.ts";
+export * from "./scorer.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { recordLine } from "./_line.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
 /** Writes one run directory. */
@@ -13,13 +14,14 @@ export class RunRecorder {
   readonly dir: string;
   #file: Deno.FsFile | null = null;
   #encoder = new TextEncoder();
+  #buffer = new Uint8Array(1 << 16);
   // The JSON line written for each record, so the final rewrite does not serialise it again.
   #lines = new WeakMap<DecisionRecord, string>();
 
   #line(record: DecisionRecord): string {
     let line = this.#lines.get(record);
     if (line === undefined) {
-      line = JSON.stringify(record);
+      line = recordLine(record);
       this.#lines.set(record, line);
     }
     return line;
@@ -65,8 +67,12 @@ export class RunRecorder {
   append(records: readonly DecisionRecord[]): Promise<void> {
     try {
       if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
-      const text = records.map((r) => this.#line(r)).join("\n") + "\n";
-      const bytes = this.#encoder.encode(text);
+      let text = "";
+      for (const r of records) text += this.#line(r) + "\n";
+      // Encoded into one reused buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
+      if (this.#buffer.length < text.length * 3) this.#buffer = new Uint8Array(text.length * 3);
+      const { written: size } = this.#encoder.encodeInto(text, this.#buffer);
+      const bytes = this.#buffer.subarray(0, size);
       // One synchronous write per case: cheaper than an async op, and the case is on disk
       // before the next one is scored.
       let written = 0;
