@@ -7,7 +7,7 @@ import type { Question } from "../dataset/schemas.ts";
 import type { ErrorKind } from "../record/schemas.ts";
 import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
-import { send } from "./transport.ts";
+import { send, type SendOptions } from "./transport.ts";
 
 /** Options for `askCase`. */
 export interface AskOptions {
@@ -73,15 +73,14 @@ export async function askCase(
   const { retries = 2, backoffMs = 250, signal } = options;
   let attempts = 0;
   let latencyMs: number | null = null;
+  const sendOptions: SendOptions = {};
+  if (options.apiKey !== undefined) sendOptions.apiKey = options.apiKey;
+  if (options.timeoutMs !== undefined) sendOptions.timeoutMs = options.timeoutMs;
+  if (signal !== undefined) sendOptions.signal = signal;
+  if (engine.classifyError) sendOptions.classifyError = engine.classifyError.bind(engine);
   for (;;) {
     attempts++;
     try {
-      const sendOptions = {
-        ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(signal !== undefined ? { signal } : {}),
-        ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
-      };
       const result = await send(request, sendOptions);
       latencyMs = result.latencyMs;
       const reply = engine.parse(result.body, questions);

@@ -7,6 +7,7 @@
 import type { EngineErrorInfo, EngineRequest } from "./engine.ts";
 import { EndpointError, kindForStatus } from "./errors.ts";
 import { redact, safeUrl } from "./redact.ts";
+import { release, track } from "./_deadlines.ts";
 
 /** Options for `send`. */
 export interface SendOptions {
@@ -74,16 +75,9 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   const headers: Record<string, string> = { ...request.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (signal?.aborted) throw signal.reason;
-  // One controller per request, aborted by the timer or by the caller's signal (cheaper per
-  // request than AbortSignal.timeout + AbortSignal.any).
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException("Request timed out", "TimeoutError"));
-  }, timeoutMs);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  // The deadline and the caller's signal are watched by one sweep for every request in flight
+  // (no timer and no abort listener per request).
+  const tracked = track(timeoutMs, signal);
   const started = performance.now();
   let response: Response;
   let body: string;
@@ -92,20 +86,19 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
       method: "POST",
       headers,
       body: request.body,
-      signal: controller.signal,
+      signal: tracked.controller.signal,
     });
     body = await response.text();
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     const where = safeUrl(request.url);
-    if (timedOut) {
+    if (tracked.timedOut) {
       throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
     }
     const detail = redact(error instanceof Error ? error.message : String(error), [apiKey]);
     throw new EndpointError("network", `Cannot reach "${where}": ${detail.slice(0, 200)}`);
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    release(tracked);
   }
   const latencyMs = performance.now() - started;
   if (response.ok) return { status: response.status, body, latencyMs };

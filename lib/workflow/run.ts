@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
-import { askCase, tryBuild } from "../client/ask.ts";
+import { askCase, type AskOptions, tryBuild } from "../client/ask.ts";
 import { chooseParallel, FALLBACK_PARALLEL } from "../client/slots.ts";
 import type { Engine } from "../client/engine.ts";
 import { createEngine } from "../client/engines.ts";
@@ -475,6 +475,14 @@ export async function runPrepared(
   let networkStreak = 0;
   let modelReported: string | null = run.model_reported;
   const endpointName = endpoint.spec.name;
+  const askOptions: AskOptions = {
+    ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+    timeoutMs: endpoint.spec.timeoutMs,
+    retries: endpoint.spec.retries,
+    ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+    signal: abandon.signal,
+  };
+  const recordOptions = endpointName ? { endpoint: endpointName } : {};
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -488,13 +496,7 @@ export async function runPrepared(
       try {
         outcome = "error" in request
           ? request
-          : await askCase(endpoint.engine, request, item.questions, {
-            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
-            timeoutMs: endpoint.spec.timeoutMs,
-            retries: endpoint.spec.retries,
-            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-            signal: abandon.signal,
-          });
+          : await askCase(endpoint.engine, request, item.questions, askOptions);
       } catch (error) {
         // Abandoned after the grace period (or by a fatal stop): nothing is known, stays unasked.
         if (abandon.signal.aborted) {
@@ -510,11 +512,7 @@ export async function runPrepared(
         return;
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
-      const records = decisionRecords(
-        item,
-        outcome,
-        endpointName ? { endpoint: endpointName } : {},
-      );
+      const records = decisionRecords(item, outcome, recordOptions);
       await recorder.append(records);
       byCase.set(item.id, records);
       asked++;
