@@ -1,60 +1,47 @@
 /**
- * A decision scorer compiled once per question and gold answer: the same answer, confidence,
- * correctness, KL and Brier as `scoreDecision`, to the last bit (the sums run over the answers in
- * the same order), without its per-call key lookups and allocations. A benchmark scores the same
- * 2,000 questions of the same cases again and again, so the work that depends only on the
- * question and its gold is done once.
+ * A decision scorer worked out once per question: the same answer, confidence, correctness, KL
+ * and Brier as `scoreDecision`, to the last bit (the sums run over the answers in the same
+ * order), without its per-call option lists, key lookups and sets. A workflow asks the same
+ * questions of every case, so what depends only on a question's options is done once per
+ * question set; what depends on the case's gold is read per call.
  *
  * @module
  */
 import { type DecisionScore, type GoldDistribution, KL_FLOOR } from "./score.ts";
 
 /** Scores one decision from the predicted probability of each option, in option order. */
-export type CompiledScorer = (predicted: ArrayLike<number>) => DecisionScore;
+export type QuestionScorer = (
+  predicted: ArrayLike<number>,
+  gold: GoldDistribution,
+) => DecisionScore;
 
 /**
- * Compiles the scorer of one question against its gold answer.
+ * The scorer of a question with these options.
  *
  * @param options The question's options in tie-break order (`optionsOf(question)`).
- * @param gold The gold label and distribution.
- * @returns A function of the predicted probabilities in option order (an option missing from
- *   the prediction is 0) giving exactly `scoreDecision(options, predicted, gold)`.
- * @throws {RangeError} When `options` is empty or a gold probability is not a finite number.
+ * @returns A function of the predicted probabilities in option order (an option missing from the
+ *   prediction is 0) and the gold answer, giving exactly `scoreDecision(options, predicted, gold)`.
+ * @throws {RangeError} When `options` is empty; the scorer throws one when a gold probability is
+ *   not a finite number.
  * @example
  * ```ts
- * import { compileScorer } from "./scorer.ts";
+ * import { questionScorer } from "./scorer.ts";
  * import { scoreDecision } from "./score.ts";
  * const gold = { label: "no", probabilities: { no: 0.6, yes: 0.4 } };
- * const score = compileScorer(["yes", "no"], gold);
- * const a = score([0.3, 0.7]);
+ * const a = questionScorer(["yes", "no"])([0.3, 0.7], gold);
  * const b = scoreDecision(["yes", "no"], { yes: 0.3, no: 0.7 }, gold);
  * if (a.kl !== b.kl || a.brier !== b.brier || a.answer !== "no") throw new Error("differs");
  * ```
  */
-export function compileScorer(options: readonly string[], gold: GoldDistribution): CompiledScorer {
+export function questionScorer(options: readonly string[]): QuestionScorer {
   if (options.length === 0) {
     throw new RangeError("Cannot score a decision: the question has no options");
   }
-  // scoreDecision's sums: KL over the gold keys in their order; Brier over the union, gold keys
-  // first, then the predicted options gold lacks. Each term reads the option's index (or -1).
-  const index = new Map(options.map((o, i) => [o, i] as const));
-  const goldKeys = Object.keys(gold.probabilities);
-  const goldValues = goldKeys.map((k) => {
-    const g = gold.probabilities[k];
-    if (typeof g !== "number" || !Number.isFinite(g)) {
-      throw new RangeError(
-        `Cannot score a decision: probability of "${k}" is "${g}", not a number`,
-      );
-    }
-    return g;
-  });
-  const goldAt = goldKeys.map((k) => index.get(k) ?? -1);
-  const inGold = new Set(goldKeys);
-  // In the key order of the predicted object (integer-like keys first, as objects order them).
+  // The predicted object's key order (integer-like keys first, as objects order them): Brier's
+  // sum visits the options gold lacks in this order, after the gold keys.
   const predictedKeys = Object.keys(Object.fromEntries(options.map((o) => [o, 0])));
-  const extra = predictedKeys.filter((k) => !inGold.has(k)).map((k) => index.get(k) as number);
-  const label = gold.label;
-  return (predicted) => {
+  const predictedAt = predictedKeys.map((k) => options.indexOf(k));
+  return (predicted, gold) => {
     let best = 0;
     let confidence = -Infinity;
     for (let i = 0; i < options.length; i++) {
@@ -64,21 +51,30 @@ export function compileScorer(options: readonly string[], gold: GoldDistribution
         confidence = p;
       }
     }
+    const probabilities = gold.probabilities;
     let kl = 0;
     let brier = 0;
-    for (let j = 0; j < goldKeys.length; j++) {
-      const g = goldValues[j] as number;
-      const at = goldAt[j] as number;
+    const keys = Object.keys(probabilities);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j] as string;
+      const g = probabilities[key];
+      if (typeof g !== "number" || !Number.isFinite(g)) {
+        throw new RangeError(
+          `Cannot score a decision: probability of "${key}" is "${g}", not a number`,
+        );
+      }
+      const at = options.indexOf(key);
       const p = at < 0 ? 0 : predicted[at] ?? 0;
       if (g > 0) kl += g * Math.log(g / Math.max(p, KL_FLOOR));
       const d = p - g;
       brier += d * d;
     }
-    for (const at of extra) {
-      const d = (predicted[at] ?? 0) - 0;
+    for (let j = 0; j < predictedKeys.length; j++) {
+      if (Object.hasOwn(probabilities, predictedKeys[j] as string)) continue;
+      const d = (predicted[predictedAt[j] as number] ?? 0) - 0;
       brier += d * d;
     }
     const answer = options[best] as string;
-    return { answer, confidence, correct: answer === label, kl, brier };
+    return { answer, confidence, correct: answer === gold.label, kl, brier };
   };
 }

@@ -3,12 +3,12 @@ import { loadDataset } from "../dataset/load.ts";
 import { optionsOf } from "../dataset/questions.ts";
 import { seededRandom } from "./rng.ts";
 import { type GoldDistribution, scoreDecision } from "./score.ts";
-import { compileScorer } from "./scorer.ts";
+import { questionScorer } from "./scorer.ts";
 
 function sameScore(options: string[], predicted: number[], gold: GoldDistribution): void {
   const asObject = Object.fromEntries(options.map((o, i) => [o, predicted[i] ?? 0]));
   const expected = scoreDecision(options, asObject, gold);
-  const actual = compileScorer(options, gold)(predicted);
+  const actual = questionScorer(options)(predicted, gold);
   assert.equal(actual.answer, expected.answer);
   assert.equal(actual.correct, expected.correct);
   // Bit for bit: the records written from these numbers must not change.
@@ -17,7 +17,7 @@ function sameScore(options: string[], predicted: number[], gold: GoldDistributio
   assert.ok(Object.is(actual.brier, expected.brier), `brier ${actual.brier} vs ${expected.brier}`);
 }
 
-Deno.test("`compileScorer()` equals `scoreDecision()` bit for bit on every test-split question", async () => {
+Deno.test("`questionScorer()` equals `scoreDecision()` bit for bit on every test-split question", async () => {
   const { cases } = await loadDataset();
   const random = seededRandom(7);
   for (const item of cases) {
@@ -33,7 +33,7 @@ Deno.test("`compileScorer()` equals `scoreDecision()` bit for bit on every test-
   }
 });
 
-Deno.test("`compileScorer()` equals `scoreDecision()` on edge cases", async (t) => {
+Deno.test("`questionScorer()` equals `scoreDecision()` on edge cases", async (t) => {
   const cases: [string, string[], number[], GoldDistribution][] = [
     ["zero on the gold label", ["a", "b"], [1, 0], { label: "b", probabilities: { a: 0, b: 1 } }],
     ["noul 0.5 predicts true", ["true", "false"], [0.5, 0.5], {
@@ -62,10 +62,10 @@ Deno.test("`compileScorer()` equals `scoreDecision()` on edge cases", async (t) 
   }
 });
 
-Deno.test("`compileScorer()` refuses what `scoreDecision()` refuses", () => {
-  assert.throws(() => compileScorer([], { label: "a", probabilities: {} }), RangeError);
+Deno.test("`questionScorer()` refuses what `scoreDecision()` refuses", () => {
+  assert.throws(() => questionScorer([]), RangeError);
   assert.throws(
-    () => compileScorer(["a"], { label: "a", probabilities: { a: Number.NaN } }),
+    () => questionScorer(["a"])([1], { label: "a", probabilities: { a: Number.NaN } }),
     /probability of "a" is "NaN"/,
   );
 });

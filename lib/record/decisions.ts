@@ -7,8 +7,7 @@ import { optionsOf } from "../dataset/questions.ts";
 import type { Case } from "../dataset/schemas.ts";
 import type { CaseOutcome } from "../client/ask.ts";
 import type { DecisionScore } from "../metrics/score.ts";
-import { type CompiledScorer, compileScorer } from "../metrics/scorer.ts";
-import { type LineParts, rememberLineParts } from "./_line.ts";
+import { type QuestionScorer, questionScorer } from "../metrics/scorer.ts";
 import type { DecisionRecord } from "./schemas.ts";
 
 /** Options for `decisionRecords`. */
@@ -23,58 +22,34 @@ function inOrder(options: readonly string[], dist: Record<string, number>): Reco
   return out;
 }
 
-/** What scoring and serialising one question of one case needs, worked out once. */
+/** What scoring one question needs from its options, worked out once per question set. */
 interface QuestionPlan {
   name: string;
   type: Case["questions"][string]["type"];
   options: readonly string[];
-  label: string;
-  /** The gold distribution in option order, shared (frozen) by every record of the question. */
-  goldInOrder: Readonly<Record<string, number>>;
-  score: CompiledScorer;
-  line: LineParts;
+  score: QuestionScorer;
 }
 
-// A run asks the same cases again and again (repeats, resumes, comparisons): their plans are
-// kept with the case objects.
-const plans = new WeakMap<Case, QuestionPlan[]>();
+// A workflow asks the same (shared, frozen) questions object of every case.
+const plans = new WeakMap<Case["questions"], QuestionPlan[]>();
 
-function planOf(item: Case): QuestionPlan[] {
-  let plan = plans.get(item);
-  if (plan !== undefined) return plan;
-  plan = Object.entries(item.questions).map(([name, question]) => {
-    const gold = item.gold[name];
-    if (!gold) throw new RangeError(`Cannot score case "${item.id}": no gold for "${name}"`);
-    const options = optionsOf(question);
-    const goldInOrder = Object.freeze(inOrder(options, gold.probabilities));
-    const keys = Object.keys(inOrder(options, {}));
-    return {
-      name,
-      type: question.type,
-      options,
-      label: gold.label,
-      goldInOrder,
-      score: compileScorer(options, gold),
-      line: {
-        head: `{"case":${JSON.stringify(item.id)},"workflow":${JSON.stringify(item.workflow)},` +
-          `"question":${JSON.stringify(name)},"type":${JSON.stringify(question.type)},"predicted":`,
-        middle: `,"gold":${JSON.stringify(gold.label)},"gold_probabilities":${
-          JSON.stringify(goldInOrder)
-        },"correct":`,
-        keys,
-        quoted: keys.map((k) => `${JSON.stringify(k)}:`),
-      },
-    };
-  });
-  plans.set(item, plan);
+function planOf(questions: Case["questions"]): QuestionPlan[] {
+  let plan = plans.get(questions);
+  if (plan === undefined) {
+    plan = Object.entries(questions).map(([name, question]) => {
+      const options = optionsOf(question);
+      return { name, type: question.type, options, score: questionScorer(options) };
+    });
+    plans.set(questions, plan);
+  }
   return plan;
 }
 
 /**
  * Scores every question of a case against gold. On error every decision is a miss carrying the
- * error kind. What depends only on the case (options, gold in option order, the compiled scorer,
- * the fixed parts of each JSON line) is worked out on the first call for a case object and
- * reused, so a case object must not be changed once scored.
+ * error kind. What depends only on the questions (their options and scorers) is worked out once
+ * per questions object, so a questions object must not be changed once scored (the dataset's
+ * are frozen).
  *
  * @param item The case asked.
  * @param outcome What asking it produced.
@@ -89,7 +64,9 @@ export function decisionRecords(
   const out: DecisionRecord[] = [];
   const latency = outcome.latencyMs === null ? null : Math.round(outcome.latencyMs * 1000) / 1000;
   const reply = outcome.reply;
-  for (const q of planOf(item)) {
+  for (const q of planOf(item.questions)) {
+    const gold = item.gold[q.name];
+    if (!gold) throw new RangeError(`Cannot score case "${item.id}": no gold for "${q.name}"`);
     const answer = reply?.answers[q.name] ?? null;
     let predicted: Record<string, number> | null = null;
     let score: DecisionScore = {
@@ -103,7 +80,7 @@ export function decisionRecords(
       const values = q.options.map((k) => answer.probabilities[k] ?? 0);
       predicted = {};
       for (let i = 0; i < values.length; i++) predicted[q.options[i]!] = values[i]!;
-      score = q.score(values);
+      score = q.score(values, gold);
     }
     const record: DecisionRecord = {
       case: item.id,
@@ -113,8 +90,8 @@ export function decisionRecords(
       predicted,
       answer: score.answer,
       confidence: score.confidence,
-      gold: q.label,
-      gold_probabilities: q.goldInOrder as Record<string, number>,
+      gold: gold.label,
+      gold_probabilities: inOrder(q.options, gold.probabilities),
       correct: score.correct,
       kl: score.kl,
       brier: score.brier,
@@ -130,7 +107,6 @@ export function decisionRecords(
     if (reply?.responseId !== undefined) record.response_id = reply.responseId;
     if (reply?.provider !== undefined) record.provider = reply.provider;
     if (reply?.cost !== undefined) record.cost = reply.cost;
-    rememberLineParts(record, q.line);
     out.push(record);
   }
   return out;

@@ -5,7 +5,6 @@
  * @module
  */
 import { join } from "node:path";
-import { recordLine } from "./_line.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
 /** Writes one run directory. */
@@ -21,7 +20,7 @@ export class RunRecorder {
   #line(record: DecisionRecord): string {
     let line = this.#lines.get(record);
     if (line === undefined) {
-      line = recordLine(record);
+      line = JSON.stringify(record);
       this.#lines.set(record, line);
     }
     return line;
