@@ -125,8 +125,7 @@ async function main(args: string[]): Promise<number> {
         `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
       );
     } else if (event.event === "fatal") {
-      bar.done();
-      console.error(`decibench: ${event.message}`);
+      bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
       console.error(
         `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
@@ -174,7 +173,12 @@ async function main(args: string[]): Promise<number> {
     console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
     if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
   }
-  if (result.status !== "completed") {
+  if (result.fatal !== null) console.error(`decibench: ${result.fatal}`);
+  // No resume hint when the stop message gives its own, or nothing was answered (resuming would
+  // ask the same server again: a wrong URL, a refused key).
+  const hinted = result.fatal !== null &&
+    (result.fatal.includes("--resume") || result.summary.answered === 0);
+  if (result.status !== "completed" && !hinted) {
     console.error(
       `decibench: run ${result.status}; finish it with the same command plus --resume "${result.dir}"`,
     );

@@ -79,3 +79,29 @@ export function table(
     ).trimEnd();
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The decision counts of a run as a sentence: "2000 decisions, 1990 answered, 10 errors
+ * (400 cases)", or with the cases never asked: "25 decisions, 0 answered, 25 errors; 3 of 8
+ * cases not asked".
+ *
+ * @param counts Decisions recorded, answered and errored.
+ * @param cases Cases selected and cases with a recorded decision.
+ * @returns The text.
+ */
+export function decisionCounts(
+  counts: { decisions: number; answered: number; errors: number },
+  cases: { selected: number; asked: number },
+): string {
+  const head = `${plural(counts.decisions, "decision")}, ${counts.answered} answered, ${
+    plural(counts.errors, "error")
+  }`;
+  const unasked = cases.selected - cases.asked;
+  return unasked > 0
+    ? `${head}; ${unasked} of ${plural(cases.selected, "case")} not asked`
+    : `${head} (${plural(cases.selected, "case")})`;
+}

@@ -7,7 +7,7 @@
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
 import { breakdown, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { interval, num, pct, table } from "./format.ts";
+import { decisionCounts, interval, num, pct, table } from "./format.ts";
 import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
 import { disagreementData, errorKindData, thresholdData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
@@ -88,7 +88,10 @@ export function markdownReport(
       ],
       [
         "decisions",
-        `${summary.decisions} (${summary.answered} answered, ${summary.errors} errors)`,
+        decisionCounts(summary, {
+          selected: run.spec.cases,
+          asked: new Set(records.map((r) => r.case)).size,
+        }),
       ],
       ...sessionRows(run),
     ], { markdown: true, right: [] }),

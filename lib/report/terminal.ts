@@ -7,7 +7,7 @@
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
 import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { interval, num, pct, table } from "./format.ts";
+import { decisionCounts, interval, num, pct, table } from "./format.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 
@@ -43,23 +43,35 @@ export function reliabilityText(summary: Summary, options: ReportOptions = {}): 
   return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
 }
 
+function spaced(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join(" ");
+}
+
 /**
  * The summary block: status, rating, headline metrics with intervals, latency, tokens.
  *
  * @param run The run record.
  * @param summary Its summary.
+ * @param askedCases Cases with a recorded decision (the others were never asked).
  * @returns Lines of text.
  */
-export function summaryLines(run: RunJson, summary: Summary): string[] {
+export function summaryLines(
+  run: RunJson,
+  summary: Summary,
+  askedCases: number = run.spec.cases,
+): string[] {
   const iv = summary.intervals;
   const lines = [
-    `status      ${run.status}${run.fatal ? ` — ${run.fatal}` : ""}`,
+    // The stop message itself is printed once, after the report (bench) and kept in report.md.
+    `status      ${run.status}${run.fatal ? " (stopped early)" : ""}`,
     `rating      ${rating(summary)}`,
-    `decisions   ${summary.decisions} (${summary.answered} answered, ${summary.errors} errors) of ${run.spec.cases} cases × questions`,
-    `accuracy    ${pct(summary.accuracy)} ${interval(iv.accuracy, true)}`,
-    `KL          ${num(summary.kl)} ${interval(iv.kl)}`,
-    `Brier       ${num(summary.brier)} ${interval(iv.brier)}`,
-    `ECE         ${num(summary.ece)} ${interval(iv.ece)} (standard 10-bin; not the card's ECE)`,
+    `decisions   ${decisionCounts(summary, { selected: run.spec.cases, asked: askedCases })}`,
+    `accuracy    ${spaced(pct(summary.accuracy), interval(iv.accuracy, true))}`,
+    `KL          ${spaced(num(summary.kl), interval(iv.kl))}`,
+    `Brier       ${spaced(num(summary.brier), interval(iv.brier))}`,
+    `ECE         ${
+      spaced(num(summary.ece), interval(iv.ece), "(standard 10-bin; not the card's ECE)")
+    }`,
     `confidence  ${num(summary.meanConfidence)} mean top probability`,
     `latency     ${
       summary.latency
@@ -116,7 +128,7 @@ export function terminalReport(
     "Reliability (answered decisions)",
     reliabilityText(summary),
     "",
-    ...summaryLines(run, summary),
+    ...summaryLines(run, summary, new Set(records.map((r) => r.case)).size),
     ...warningLines(records).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,

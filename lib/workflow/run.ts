@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Dataset, loadDataset } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
 import { askCase, tryBuild } from "../client/ask.ts";
+import { watchReplies } from "../client/not_a_server.ts";
 import type { Engine } from "../client/engine.ts";
 import { createEngine } from "../client/engines.ts";
 import { pool } from "../client/pool.ts";
@@ -455,6 +456,8 @@ export async function runPrepared(
   let networkStreak = 0;
   let modelReported: string | null = run.model_reported;
   const endpointName = endpoint.spec.name;
+  // A server answering 200 with something else (a web page) stops the run, as a 404 does.
+  const replies = watchReplies(endpoint.engine.name, spec.endpoint);
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -474,6 +477,7 @@ export async function runPrepared(
             retries: endpoint.spec.retries,
             ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
             signal: abandon.signal,
+            ...(endpoint.spec.apiKeyEnv ? { keyVariable: endpoint.spec.apiKeyEnv } : {}),
           });
       } catch (error) {
         // Abandoned after the grace period (or by a fatal stop): nothing is known, stays unasked.
@@ -511,11 +515,15 @@ export async function runPrepared(
         attempts: outcome.attempts,
         latency_ms: outcome.latencyMs,
       });
+      const notAServer = replies.observe(outcome);
+      if (notAServer !== null) stopRun(notAServer);
       if (outcome.error?.kind === "network") {
         networkStreak++;
         if (networkStreak >= unreachableAfter) {
+          // The last error names the URL too: keep only its reason.
+          const last = outcome.error.message.replace(/^Cannot reach "[^"]*": /, "");
           stopRun(
-            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${outcome.error.message}); start the server, then finish the run with --resume "${dir}"`,
+            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${last}); start the server, then finish the run with --resume "${dir}"`,
           );
         }
       } else if (outcome.reply) networkStreak = 0;
