@@ -45,8 +45,32 @@ export function interval(interval: Interval | null, asPercent = false): string {
 export interface TableOptions {
   /** Render as a Markdown table instead of aligned text. @default false */
   markdown?: boolean;
-  /** Columns (by index) aligned right. @default every column but the first */
+  /** Columns (by index) aligned right. @default the numeric columns (see `numericColumns`) */
   right?: readonly number[];
+}
+
+const NUMERIC_CELL = /^(?:[-+]?\d[\d,]*(?:\.\d+)?%?|n\/a|—|\[[-\d., ]*\])$/;
+
+/**
+ * The columns whose cells are all numbers (counts, fractions, percentages, `[lo, hi]` intervals,
+ * `n/a`, ignoring empty cells): they align right, text columns align left.
+ *
+ * @param rows Cells.
+ * @returns Column indexes.
+ * @example
+ * ```ts
+ * import { numericColumns } from "./format.ts";
+ * numericColumns([["c1", "q1", "0.950", "[1.0, 2.0]"], ["c2", "q2", "n/a", ""]]); // [2, 3]
+ * ```
+ */
+export function numericColumns(rows: readonly (readonly string[])[]): number[] {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  const out: number[] = [];
+  for (let i = 0; i < width; i++) {
+    const cells = rows.map((r) => r[i] ?? "").filter((c) => c !== "");
+    if (cells.length && cells.every((c) => NUMERIC_CELL.test(c))) out.push(i);
+  }
+  return out;
 }
 
 /**
@@ -62,7 +86,7 @@ export function table(
   rows: readonly (readonly string[])[],
   options: TableOptions = {},
 ): string {
-  const right = new Set(options.right ?? header.map((_, i) => i).slice(1));
+  const right = new Set(options.right ?? numericColumns(rows));
   if (options.markdown) {
     const esc = (s: string) => s.replace(/\|/g, "\\|");
     const lines = [

@@ -9,7 +9,8 @@ import { breakdown, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { decisionCounts, interval, num, pct, table } from "./format.ts";
 import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
-import { disagreementData, errorKindData, thresholdData } from "./tables.ts";
+import { disagreementData, thresholdData } from "./tables.ts";
+import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 
 /** Options for `markdownReport`. */
@@ -97,6 +98,15 @@ export function markdownReport(
     ], { markdown: true, right: [] }),
     "",
   );
+  // Why decisions failed; first of all when nothing was answered.
+  const errors = errorKindData(records);
+  const errorSection = errors.rows.length
+    ? ["## Errors by kind", "", table(errors.header, errors.rows, { markdown: true }), ""]
+    : [];
+  if (summary.answered === 0) {
+    out.push(...errorSection);
+    out.push("No decision was answered, so every metric below is n/a.", "");
+  }
   out.push("## Headline", "");
   out.push(
     table(["metric", "value", "95% CI (bootstrap over cases)"], [
@@ -127,6 +137,7 @@ export function markdownReport(
   if (warnings.length) {
     out.push("> **Answer warnings.** " + warnings.join("; ") + ".", "");
   }
+  if (summary.answered > 0) out.push(...errorSection);
   const thresholds = thresholdData(run);
   if (thresholds.rows.length) {
     out.push("## Thresholds", "");
@@ -161,10 +172,6 @@ export function markdownReport(
       : "No request answered.",
     "",
   );
-  const errors = errorKindData(records);
-  if (errors.rows.length) {
-    out.push("## Errors", "", table(errors.header, errors.rows, { markdown: true }), "");
-  }
   const wrong = disagreementData(records, options.disagreements ?? 20);
   out.push("## Most confident disagreements with gold", "");
   out.push(wrong.rows.length ? table(wrong.header, wrong.rows, { markdown: true }) : "None.", "");

@@ -9,6 +9,7 @@ import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/m
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { decisionCounts, interval, num, pct, table } from "./format.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
+import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 
 /** Options for the report renderers. */
@@ -41,6 +42,11 @@ export function breakdownTable(rows: readonly BreakdownRow[], options: ReportOpt
 export function reliabilityText(summary: Summary, options: ReportOptions = {}): string {
   const data = reliabilityData(summary);
   return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
+}
+
+function errorLines(records: readonly DecisionRecord[]): string[] {
+  const errors = errorKindData(records);
+  return errors.rows.length ? ["Errors by kind", table(errors.header, errors.rows), ""] : [];
 }
 
 function spaced(...parts: string[]): string {
@@ -128,6 +134,7 @@ export function terminalReport(
     "Reliability (answered decisions)",
     reliabilityText(summary),
     "",
+    ...errorLines(records),
     ...summaryLines(run, summary, new Set(records.map((r) => r.case)).size),
     ...warningLines(records).map((line) => `warning     ${line}`),
     "",
