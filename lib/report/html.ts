@@ -16,7 +16,7 @@ import { errorKindData } from "./errors.ts";
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
 import { breakdown, rating, type Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
+import { accuracyChart, confidenceHistogram, OUTCOME_COLORS, reliabilityChart } from "./charts.ts";
 import { interval, num, numericColumns, pct } from "./format.ts";
 import type { ReportOptions } from "./terminal.ts";
 
@@ -186,8 +186,8 @@ export function htmlReport(
         "</figure>",
       `<figure>${
         confidenceHistogram(records)
-      }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:#2f8f5b"></i>correct` +
-        '<i style="background:#c8553d"></i>wrong</figcaption></figure>',
+      }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
+        `<i style="background:${OUTCOME_COLORS.wrong}"></i>wrong</figcaption></figure>`,
       "</div>",
     );
   }
