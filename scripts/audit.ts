@@ -8,7 +8,13 @@
 import { runMain } from "../lib/cli/main.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { parse, stringFlag, UsageError } from "../lib/cli/args.ts";
-import { type AuditEvent, type AuditSet, OUTCOME_ORDER, runAudit } from "../lib/audit/mod.ts";
+import {
+  type AuditEvent,
+  type AuditSet,
+  judgeFailed,
+  OUTCOME_ORDER,
+  runAudit,
+} from "../lib/audit/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
 
 const USAGE =
@@ -93,7 +99,22 @@ async function main(args: string[]): Promise<number> {
     );
     console.log(`report      ${result.dir}/audit.md`);
   }
-  return result.meta.status === "interrupted" ? 130 : 0;
+  const { meta } = result;
+  if (meta.stopped) console.error(`decibench: ${meta.stopped}`);
+  else if (meta.status === "incomplete") {
+    // Some judge calls failed: say how many, of which kinds, one example, and how to finish.
+    const failed = result.records.filter(judgeFailed);
+    const kinds = new Map<string, number>();
+    for (const r of failed) kinds.set(r.error_kind ?? "", (kinds.get(r.error_kind ?? "") ?? 0) + 1);
+    console.error(
+      `decibench: audit incomplete: ${failed.length} of ${result.records.length} audits unavailable from the judge (${
+        [...kinds].map(([k, n]) => `${k} ${n}`).join(", ")
+      })${
+        result.firstError ? `, e.g. ${result.firstError}` : ""
+      }; check the judge, then finish it with --resume "${result.dir}"`,
+    );
+  }
+  return meta.status === "interrupted" ? 130 : meta.status === "completed" ? 0 : 1;
 }
 
 if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [WorkflowError] });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CaseOutcome } from "./ask.ts";
+import type { NotAReply } from "./ask.ts";
 
 /** How many first 2xx replies, all outside the wire format, stop a run. */
 export const NOT_A_SERVER_AFTER = 3;
@@ -13,6 +13,18 @@ export const NOT_A_SERVER_AFTER = 3;
 export interface WatchRepliesOptions {
   /** First 2xx replies that decide. @default 3 */
   after?: number;
+  /** What the caller cannot do, for the message ("Cannot <action> …"). @default "benchmark" */
+  action?: string;
+}
+
+/** What the watch reads from one request's outcome (a `CaseOutcome` fits). */
+export interface ReplyOutcome {
+  /** The parsed reply (anything non-null), or null when there is none. */
+  reply: unknown;
+  /** The error, or null. */
+  error: { kind: string } | null;
+  /** Set when the 2xx body is not of the wire format at all. */
+  notAReply?: NotAReply | undefined;
 }
 
 /** Watches the first replies of a run. */
@@ -24,7 +36,7 @@ export interface ReplyWatch {
    * @returns The message that stops the run, once the first replies are all outside the wire
    *   format; null otherwise (and always after one reply of the wire format arrived).
    */
-  observe(outcome: CaseOutcome): string | null;
+  observe(outcome: ReplyOutcome): string | null;
 }
 
 const FORMATS: Readonly<Record<string, string>> = {
@@ -42,7 +54,7 @@ const FORMATS: Readonly<Record<string, string>> = {
  *
  * @param engine The engine name (`systemone`, `pcd`, `clef`, `ollama`), for the message.
  * @param endpoint The endpoint identity (no credentials), for the message.
- * @param options How many replies decide.
+ * @param options How many replies decide, and the action the message names.
  * @returns The watch.
  * @example
  * ```ts
@@ -67,6 +79,7 @@ export function watchReplies(
   options: WatchRepliesOptions = {},
 ): ReplyWatch {
   const after = options.after ?? NOT_A_SERVER_AFTER;
+  const action = options.action ?? "benchmark";
   const format = FORMATS[engine] ?? "System One";
   let decided = false;
   let seen = 0;
@@ -79,7 +92,7 @@ export function watchReplies(
         decided = true;
         const { status, contentType, start } = outcome.notAReply;
         const type = contentType === null ? "no content type" : `content type "${contentType}"`;
-        return `Cannot benchmark "${endpoint}": its first ${seen} answers are not ${format} ` +
+        return `Cannot ${action} "${endpoint}": its first ${seen} answers are not ${format} ` +
           `replies (HTTP ${status}, ${type}, body starts ${JSON.stringify(start)}); it is not a ` +
           `decision model server — check --base-url (llama.cpp's llama-server serves ` +
           `/v1/systemone from b11361)`;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { askCase, tryBuild } from "../client/ask.ts";
+import { askCase, type CaseOutcome, tryBuild } from "../client/ask.ts";
 import { redact, safeUrl } from "../client/redact.ts";
 import type { Case } from "../dataset/schemas.ts";
 import { decisionRecords } from "../record/decisions.ts";
@@ -38,6 +38,8 @@ export interface ProbeResult {
   probe: Probe;
   /** True when the server does not serve decision models or refuses the key. */
   fatal: boolean;
+  /** What asking the case produced (reply, error, whether the body was a reply at all). */
+  outcome: CaseOutcome;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function probeCase(
     timeoutMs: endpoint.spec.timeoutMs,
     retries: options.retries ?? 0,
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(endpoint.spec.apiKeyEnv ? { keyVariable: endpoint.spec.apiKeyEnv } : {}),
   });
   const records = decisionRecords(item, outcome);
   const text = typeof item.state === "string" ? item.state : JSON.stringify(item.state);
@@ -82,6 +85,7 @@ export async function probeCase(
       attempts: outcome.attempts,
     },
     fatal: outcome.fatal,
+    outcome,
   };
 }
 
