@@ -7,14 +7,19 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import type { Engine } from "../client/engine.ts";
-import type { NotAReply } from "../client/ask.ts";
-import { AnswerValidationError, EndpointError } from "../client/errors.ts";
-import { redact } from "../client/redact.ts";
-import { systemOneEngine } from "../client/systemone.ts";
-import { send, type SendResult } from "../client/transport.ts";
-import { endpointIdentity, systemOneUrl } from "../client/url.ts";
+import type { Question } from "../dataset/mod.ts";
+import {
+  AnswerValidationError,
+  EndpointError,
+  endpointIdentity,
+  type Engine,
+  type NotAReply,
+  redact,
+  send,
+  type SendResult,
+  systemOneEngine,
+  systemOneUrl,
+} from "../client/mod.ts";
 import type { JudgeSpec, UnavailableKind } from "./schemas.ts";
 
 /** Largest request body sent to a judge, in UTF-8 bytes; a larger one is not sent (nor truncated). */
@@ -83,11 +88,11 @@ export interface PreparedJudge {
 /** Options of {@linkcode prepareJudge}. */
 export interface PrepareJudgeOptions {
   /** Overrides the judge's base URL (`--base-url`); checked like the workflow's. @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the judge model (`--model`). @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Reads environment variables (only the judge's own variable is read). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
 }
 
 /**
@@ -126,10 +131,10 @@ export async function prepareJudge(
   const { startReferenceServer } = await import("../server/mod.ts");
   const server = await startReferenceServer({
     predictor: reference.predictor,
-    ...(reference.faults !== undefined ? { faults: reference.faults } : {}),
-    ...(reference.seed !== undefined ? { seed: reference.seed } : {}),
-    ...(reference.latencyMs !== undefined ? { latencyMs: reference.latencyMs } : {}),
-    ...(apiKey !== undefined ? { apiKey } : {}),
+    faults: reference.faults,
+    seed: reference.seed,
+    latencyMs: reference.latencyMs,
+    apiKey,
   });
   return {
     engine: systemOneEngine(server.url),
@@ -155,15 +160,15 @@ export interface JudgeRequest {
 /** Options of {@linkcode askJudge}. */
 export interface AskJudgeOptions {
   /** Deadline of the whole call, retries and waits included, in ms. @default 10000 */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /** Largest request body in UTF-8 bytes; a larger one is not sent. @default 6000 */
-  maxRequestBytes?: number;
+  maxRequestBytes?: number | undefined;
   /** First backoff when the server gives no Retry-After; doubles per attempt. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Caller's signal (Ctrl+C); its abort is rethrown, not recorded. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called once, just before the first request is sent (not for a request over the cap). @default undefined */
-  onSend?: () => void;
+  onSend?: () => void | undefined;
 }
 
 /** What one judge call produced. */
@@ -264,7 +269,7 @@ export async function askJudge(
     let reply: SendResult | undefined;
     try {
       reply = await send(built, {
-        ...(judge.apiKey !== undefined ? { apiKey: judge.apiKey } : {}),
+        apiKey: judge.apiKey,
         timeoutMs: Math.max(1, Math.ceil(remaining())),
         signal,
         keyVariable: judge.keyVariable,

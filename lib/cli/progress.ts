@@ -17,19 +17,19 @@ export interface ProgressStream {
 /** Options for `progressBar`. */
 export interface ProgressOptions {
   /** Where to draw. @default Deno.stderr */
-  stream?: ProgressStream;
+  stream?: ProgressStream | undefined;
   /** The terminal's width in columns, read at every redraw. @default Deno.consoleSize().columns, 80 when unknown */
-  columns?: () => number;
+  columns?: (() => number) | undefined;
   /** Clock in ms. @default performance.now */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Shortest time between two redraws on a terminal, in ms. @default 100 */
-  redrawMs?: number;
+  redrawMs?: number | undefined;
   /** Without a terminal, the longest time between two progress lines, in ms. @default 10000 */
-  plainEveryMs?: number;
+  plainEveryMs?: number | undefined;
   /** Without a terminal, the share of the work between two progress lines. @default 0.1 */
-  plainEveryShare?: number;
+  plainEveryShare?: number | undefined;
   /** What is counted. @default "cases" */
-  unit?: string;
+  unit?: string | undefined;
 }
 
 /** A progress bar. */

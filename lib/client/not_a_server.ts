@@ -62,7 +62,7 @@ const FORMATS: Readonly<Record<string, string>> = {
  * const watch = watchReplies("systemone", "http://127.0.0.1:8080/v1/systemone");
  * const page = {
  *   reply: null,
- *   error: { kind: "malformed" as const, message: "reply: body is not valid JSON" },
+ *   error: { kind: "malformed", message: "reply: body is not valid JSON" },
  *   fatal: false,
  *   attempts: 1,
  *   latencyMs: 1,

@@ -4,7 +4,7 @@ import { watchReplies } from "./not_a_server.ts";
 
 const page: CaseOutcome = {
   reply: null,
-  error: { kind: "malformed", message: "reply: body is not valid JSON" },
+  error: { kind: "malformed", message: "reply: body is not valid JSON", status: null },
   fatal: false,
   attempts: 1,
   latencyMs: 1,
@@ -12,14 +12,14 @@ const page: CaseOutcome = {
 };
 const malformed: CaseOutcome = {
   reply: null,
-  error: { kind: "malformed", message: "answers.x: missing" },
+  error: { kind: "malformed", message: "answers.x: missing", status: null },
   fatal: false,
   attempts: 1,
   latencyMs: 1,
 };
 const unavailable: CaseOutcome = {
   reply: null,
-  error: { kind: "unavailable", message: "HTTP 500" },
+  error: { kind: "unavailable", message: "HTTP 500", status: 500 },
   fatal: false,
   attempts: 3,
   latencyMs: 1,

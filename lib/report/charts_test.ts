@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import type { BreakdownRow, ReliabilityRow } from "../metrics/mod.ts";
+import { breakdown, type BreakdownRow, type ReliabilityRow } from "../metrics/mod.ts";
+import { record } from "../../tests/records_fixtures.ts";
 import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
 
 // Okabe & Ito's palette, distinguishable with every common form of colour blindness.
@@ -54,17 +55,13 @@ const reliability: ReliabilityRow[] = [
   { bin: 9, lower: 0.9, upper: 1.0, n: 1200, meanConfidence: 0.95, accuracy: 1, gap: 0.05 },
 ];
 
-const groups: BreakdownRow[] = ["customer_service", "security_incidents"].map((key) => ({
-  key,
-  decisions: 500,
-  answered: 500,
-  errors: 0,
-  accuracy: 0.7,
-  kl: 0.1,
-  brier: 0.1,
-  ece: 0.05,
-  intervals: { accuracy: [0.65, 0.75] },
-} as unknown as BreakdownRow));
+const groups: BreakdownRow[] = breakdown(
+  ["customer_service", "security_incidents"].flatMap((workflow) =>
+    [0, 1, 2].map((i) => record({ case: `${workflow}-${i}`, workflow }))
+  ),
+  "workflow",
+  { resamples: 20 },
+);
 
 Deno.test("chart text, tick labels included, is at least 11 px", () => {
   const charts = {

@@ -5,7 +5,7 @@
  * @module
  */
 import { redact } from "../client/mod.ts";
-import type { DecisionRecord } from "../record/schemas.ts";
+import type { DecisionRecord } from "../record/mod.ts";
 import type { TableData } from "./tables.ts";
 
 /** Characters of an example message a report shows. */

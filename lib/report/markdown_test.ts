@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
 import { markdownReport } from "./markdown.ts";
+import { buildReport } from "./model.ts";
 
 const info = {
   dataset: "LocalLLaMA/typed-decisions",
@@ -23,13 +24,10 @@ Deno.test("`markdownReport()` aligns text columns left and numbers right", () =>
     record({ case: "c2", question: "q1", correct: false, confidence: 0.95, answer: "true" }),
     errored({ case: "c3", question: "q1" }),
   ];
-  const md = markdownReport(
-    runJson(records, {
-      thresholds: [{ metric: "accuracy", op: ">=", limit: 0.6, value: 0.3, pass: false }],
-    }),
-    records,
-    info as never,
-  );
+  const run = runJson(records, {
+    thresholds: [{ metric: "accuracy", op: ">=", limit: 0.6, value: 0.3, pass: false }],
+  });
+  const md = markdownReport(buildReport(run, records, info as never));
   // case, question, predicted, confidence, gold, gold p(pred)
   assert.equal(alignment(md, "case"), "|---|---|---|---:|---|---:|");
   // metric, condition, value, result

@@ -4,24 +4,23 @@
  *
  * @module
  */
-import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { decisionCounts, interval, num, pct, table } from "./format.ts";
-import { breakdownData, reliabilityData } from "./tables.ts";
+import { attribution } from "../dataset/mod.ts";
+import { type BreakdownRow, COLUMN_METRICS, rating, type Summary } from "../metrics/mod.ts";
+import type { RunJson } from "../record/mod.ts";
+import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
 import { errorKindData } from "./errors.ts";
+import type { RunReport } from "./model.ts";
+import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 
-/** Options for the report renderers. */
+/** Options for the table renderers. */
 export interface ReportOptions {
-  /** Bootstrap seed. @default 0 */
-  seed?: number;
   /** Markdown tables instead of text. @default false */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }
 
 /**
- * Rows of a breakdown table: group, n, accuracy with interval, KL, Brier, ECE, errors.
+ * Rows of a breakdown table: group, n, the column metrics (accuracy with its interval), errors.
  *
  * @param rows Breakdown rows.
  * @param options Markdown or text.
@@ -44,7 +43,7 @@ export function reliabilityText(summary: Summary, options: ReportOptions = {}): 
   return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
 }
 
-function errorLines(records: readonly DecisionRecord[]): string[] {
+function errorLines(records: RunReport["records"]): string[] {
   const errors = errorKindData(records);
   return errors.rows.length ? ["Errors by kind", table(errors.header, errors.rows), ""] : [];
 }
@@ -66,18 +65,20 @@ export function summaryLines(
   summary: Summary,
   askedCases: number = run.spec.cases,
 ): string[] {
-  const iv = summary.intervals;
   const lines = [
     // The stop message itself is printed once, after the report (bench) and kept in report.md.
     `status      ${run.status}${run.fatal ? " (stopped early)" : ""}`,
     `rating      ${rating(summary)}`,
     `decisions   ${decisionCounts(summary, { selected: run.spec.cases, asked: askedCases })}`,
-    `accuracy    ${spaced(pct(summary.accuracy), interval(iv.accuracy, true))}`,
-    `KL          ${spaced(num(summary.kl), interval(iv.kl))}`,
-    `Brier       ${spaced(num(summary.brier), interval(iv.brier))}`,
-    `ECE         ${
-      spaced(num(summary.ece), interval(iv.ece), "(standard 10-bin; not the card's ECE)")
-    }`,
+    ...COLUMN_METRICS.map((m) =>
+      `${(m.short ?? m.label).padEnd(11)} ${
+        spaced(
+          metricText(m, summary.metrics[m.name]),
+          metricInterval(m, summary.intervals[m.name]),
+          m.note ? `(${m.note})` : "",
+        )
+      }`
+    ),
     `confidence  ${num(summary.meanConfidence)} mean top probability`,
     `latency     ${
       summary.latency
@@ -104,20 +105,11 @@ export function summaryLines(
 /**
  * The full terminal report of a run.
  *
- * @param run The run record.
- * @param records Its decisions.
- * @param info Dataset info for the attribution line.
- * @param options Seed.
+ * @param report The run's report model (`buildReport`).
  * @returns The report text.
  */
-export function terminalReport(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-  info: DatasetInfo,
-  options: ReportOptions = {},
-): string {
-  const seed = options.seed ?? run.spec.seed;
-  const summary = run.summary as unknown as Summary;
+export function terminalReport(report: RunReport): string {
+  const { run, records, info, summary } = report;
   return [
     `decibench · ${run.spec.workflow} · ${run.spec.endpoint} · model ${run.spec.model}${
       run.model_reported && run.model_reported !== run.spec.model
@@ -126,10 +118,10 @@ export function terminalReport(
     }`,
     "",
     "By question type",
-    breakdownTable(breakdown(records, "type", { seed })),
+    breakdownTable(report.byType),
     "",
     "By workflow",
-    breakdownTable(breakdown(records, "workflow", { seed })),
+    breakdownTable(report.byWorkflow),
     "",
     "Reliability (answered decisions)",
     reliabilityText(summary),
