@@ -132,13 +132,14 @@ async function main(args: string[]): Promise<number> {
     console.error(`error: Cannot start the reference server: ${(error as Error).message}`);
     return 1;
   }
+  // Listen for Ctrl+C before saying "listening": a Ctrl+C right after that line stops cleanly.
+  const stop = (): void => shutdown.abort();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
   const faults = options.faults ? `, faults ${options.faults}, seed ${options.seed}` : "";
   console.log(
     `decibench reference server (predictor ${server.predictor}${faults}) listening on ${server.url}`,
   );
-  const stop = (): void => shutdown.abort();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, stop);
   await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve()));
   await server.close();
   for (const signal of signals) Deno.removeSignalListener(signal, stop);

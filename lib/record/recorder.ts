@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
 /** Writes one run directory. */
@@ -76,7 +77,7 @@ export class RunRecorder {
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
           `Cannot write "${this.decisionsPath}": ${reason}; every case answered before this one ` +
-            `is kept — free disk space, then finish the run with --resume "${this.dir}"`,
+            `is kept — free disk space, then finish the run with ${resumeCommand(this.dir)}`,
         );
       }
       return Promise.resolve();
