@@ -15,13 +15,13 @@ import {
   parseCommand,
   pathFlag,
   stringFlag,
+  urlFlag,
   usageLine,
   UsageError,
 } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
-import { parseBaseUrl } from "../lib/client/mod.ts";
 import {
   DEFAULT_INDEX_PATH,
   indexRun,
@@ -81,21 +81,6 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
 130 interrupted (Ctrl+C: requests in flight get 2 s, the run is written as interrupted).`,
 };
 
-/** Refuses a base URL that cannot be called, before anything is created. */
-function checkBaseUrl(text: string | undefined): void {
-  if (text === undefined) return;
-  try {
-    parseBaseUrl(text);
-  } catch (error) {
-    // The message names the URL only as parseBaseUrl echoes it (never with credentials).
-    const message = (error as Error).message;
-    const match = /^Cannot use base URL( "[^"]*")?: (.*)$/s.exec(message);
-    throw new UsageError(
-      match ? `Cannot use --base-url${match[1] ?? ""}: ${match[2]}` : `Cannot use --base-url: ${message}`,
-    );
-  }
-}
-
 /** Opens the run index once before the run: a corrupt file or a directory is found now. */
 function checkIndex(path: string): void {
   let isDirectory = false;
@@ -144,8 +129,7 @@ async function main(args: string[]): Promise<number> {
     throw new UsageError("Cannot use --db with --no-db: give one of them");
   }
   const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
-  const flagBaseUrl = stringFlag(values["base-url"]);
-  checkBaseUrl(flagBaseUrl);
+  const flagBaseUrl = urlFlag(values["base-url"], "base-url");
   const flagModel = stringFlag(values.model);
   const flagParallel = intFlag(values.parallel, "parallel", 1);
   const flagLimit = intFlag(values.limit, "limit", 1);

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parse } from "../lib/cli/args.ts";
 import { predictorNames, startReferenceServer } from "../lib/server/mod.ts";
 import type { ReferenceServerOptions } from "../lib/server/mod.ts";
 
@@ -52,26 +52,25 @@ function integer(
 }
 
 function readOptions(args: string[]): ReferenceServerOptions | "help" {
-  let values;
+  let parsed;
   try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        hostname: { type: "string" },
-        predictor: { type: "string" },
-        faults: { type: "string" },
-        seed: { type: "string" },
-        "latency-ms": { type: "string" },
-        "api-key-env": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
+    parsed = parse(args, {
+      port: { type: "string" },
+      hostname: { type: "string" },
+      predictor: { type: "string" },
+      faults: { type: "string" },
+      seed: { type: "string" },
+      "latency-ms": { type: "string" },
+      "api-key-env": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    }, "serve");
   } catch (error) {
-    throw new UsageError(`Cannot read the arguments: ${(error as Error).message}`);
+    throw new UsageError((error as Error).message);
   }
+  if (parsed.positionals.length) {
+    throw new UsageError(`Cannot use "${parsed.positionals[0]}": serve takes no arguments`);
+  }
+  const values = parsed.values as Record<string, string | undefined> & { help?: boolean };
   if (values.help) return "help";
   const options: ReferenceServerOptions = {
     port: integer("port", values.port, 8080, 0, 65535),

@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../record/fingerprint.ts";
 import { readSavedAudit } from "./saved.ts";
 import { writeAtomic } from "../record/recorder.ts";
+import { lockRunDir, runId } from "../record/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import type { Workflow } from "../workflow/schemas.ts";
 import { judgeQuestion, questionSha256, selectChecks } from "./checks.ts";
@@ -57,7 +58,7 @@ export interface RunAuditOptions {
   model?: string;
   /** Set instead of the workflow's (`--set`). @default the workflow's `audits.set` */
   set?: AuditSet;
-  /** Output directory. @default `<output.dir>/audit-<time>-<workflow>` */
+  /** Output directory; refused when it holds an audit. @default `<output.dir>/audit-<run-id>` */
   outDir?: string;
   /** A saved audit's directory to resume; results are written back there. @default undefined */
   resume?: string;
@@ -83,10 +84,6 @@ export interface AuditResult {
   meta: AuditMeta;
   /** Every record, in transcript and check order. */
   records: AuditRecord[];
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
 }
 
 function keyOf(item: string, checkId: string): string {
@@ -164,9 +161,15 @@ export async function runAudit(
       }
     }
     const started = new Date();
+    // The same unique ids as runs: two audits started in the same second get two directories.
     const dir = options.resume ?? options.outDir ??
-      join(workflow.output.dir, `audit-${stamp(started)}-${workflow.name}`);
-    await Deno.mkdir(dir, { recursive: true });
+      join(workflow.output.dir, `audit-${runId(workflow.name, started)}`);
+    // One writer per audit directory; a new audit never lands on top of another one.
+    await using _lock = await lockRunDir(dir, {
+      fresh: options.resume === undefined,
+      kind: "audit",
+      flag: options.resume === undefined ? "--out" : "--resume",
+    });
     const meta: AuditMeta = {
       version: 1,
       tool: TOOL_NAME,

@@ -7,6 +7,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { parseBaseUrl } from "../client/mod.ts";
 import { closest } from "../suggest.ts";
 
 /** A usage error: exit status 2 with the message and a usage hint. */
@@ -45,6 +46,8 @@ export interface OptionSpec extends OptionDef {
 export interface CommandSpec {
   /** The task name, e.g. `bench` (`deno task bench`). */
   name: string;
+  /** How it is run, when it is not a task. @default `deno task <name>` */
+  command?: string;
   /** Positional arguments as the usage line shows them, e.g. `[WORKFLOW]`. @default "" */
   args?: string;
   /** What the command does. */
@@ -72,7 +75,7 @@ function unknownOption(flag: string, options: OptionDefs, command?: string): Usa
   const hint = suggestion !== undefined
     ? `did you mean --${suggestion}?`
     : command !== undefined
-    ? `run deno task ${command} --help for the options`
+    ? `run ${command.includes(" ") ? command : `deno task ${command}`} --help for the options`
     : `the options are ${optionList(options)}`;
   return new UsageError(`Cannot use "${flag}": no such option; ${hint}`);
 }
@@ -192,7 +195,12 @@ const HELP_OPTION: OptionSpec = { type: "boolean", short: "h", help: "show this 
  */
 export function usageLine(spec: CommandSpec): string {
   const args = spec.args ? ` ${spec.args}` : "";
-  return `usage: deno task ${spec.name}${args} [options]  (deno task ${spec.name} --help for every option)`;
+  const command = invocation(spec);
+  return `usage: ${command}${args} [options]  (${command} --help for every option)`;
+}
+
+function invocation(spec: CommandSpec): string {
+  return spec.command ?? `deno task ${spec.name}`;
 }
 
 /**
@@ -216,7 +224,7 @@ export function helpText(spec: CommandSpec): string {
   });
   const args = spec.args ? ` ${spec.args}` : "";
   const parts = [
-    `Usage: deno task ${spec.name}${args} [options]`,
+    `Usage: ${invocation(spec)}${args} [options]`,
     spec.summary,
     `Options:\n${lines.join("\n")}`,
   ];
@@ -233,7 +241,7 @@ export function helpText(spec: CommandSpec): string {
  * @throws {UsageError} As `parse` does.
  */
 export function parseCommand(args: readonly string[], spec: CommandSpec): ParsedArgs | "help" {
-  const parsed = parse(args, { ...spec.options, help: HELP_OPTION }, spec.name);
+  const parsed = parse(args, { ...spec.options, help: HELP_OPTION }, invocation(spec));
   return parsed.values.help === true ? "help" : parsed;
 }
 
@@ -316,6 +324,34 @@ export function pathFlag(value: unknown, name: string): string | undefined {
   const text = stringFlag(value);
   if (text !== undefined && text.trim() === "") {
     throw new UsageError(`Cannot use --${name} "": it is empty; give a path`);
+  }
+  return text;
+}
+
+/**
+ * Reads a URL flag (http or https, no credentials), refusing a bad one before anything starts.
+ * The value is echoed only when it holds no `@` (it could carry credentials).
+ *
+ * @param value The flag's value.
+ * @param name Flag name for messages.
+ * @param keywords Words accepted as they are instead of a URL (e.g. `off`). @default []
+ * @returns The value, or undefined when not given.
+ * @throws {UsageError} When it is not a usable URL (e.g. `localhost:8080`, which has no scheme).
+ */
+export function urlFlag(
+  value: unknown,
+  name: string,
+  keywords: readonly string[] = [],
+): string | undefined {
+  const text = stringFlag(value);
+  if (text === undefined || keywords.includes(text)) return text;
+  try {
+    parseBaseUrl(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const match = /^Cannot use base URL(?: "[^"]*")?: (.*)$/s.exec(message);
+    const shown = text.includes("@") ? "" : ` "${text}"`;
+    throw new UsageError(`Cannot use --${name}${shown}: ${match ? match[1] : message}`);
   }
   return text;
 }
