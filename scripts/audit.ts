@@ -13,8 +13,8 @@ import {
   parseCommand,
   pathFlag,
   stringFlag,
-  usageLine,
   UsageError,
+  usageLine,
 } from "../lib/cli/args.ts";
 import { type AuditEvent, type AuditSet, OUTCOME_ORDER, runAudit } from "../lib/audit/mod.ts";
 import { RunDirError } from "../lib/record/mod.ts";
@@ -28,7 +28,11 @@ const COMMAND: CommandSpec = {
 at a time, and compare its answer with the deterministic verdicts in the transcript file. A
 disagreement is a review candidate, not a corrected verdict.`,
   options: {
-    "base-url": { type: "string", value: "URL", help: "the judge's server instead of the workflow's" },
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "the judge's server instead of the workflow's",
+    },
     model: { type: "string", value: "M", help: "the judge model" },
     out: {
       type: "string",
@@ -36,7 +40,11 @@ disagreement is a review candidate, not a corrected verdict.`,
       help: "audit directory (default runs/audit-<id>/); refused when it holds an audit",
     },
     set: { type: "string", value: "SET", help: "recommended (default) or all" },
-    resume: { type: "string", value: "DIR", help: "finish a saved audit, reusing matching verdicts" },
+    resume: {
+      type: "string",
+      value: "DIR",
+      help: "finish a saved audit, reusing matching verdicts",
+    },
     transcripts: {
       type: "string",
       value: "FILE",
@@ -66,7 +74,9 @@ async function main(args: string[]): Promise<number> {
   const out = pathFlag(values.out, "out");
   const resume = pathFlag(values.resume, "resume");
   if (out !== undefined && resume !== undefined && out !== resume) {
-    throw new UsageError("Cannot use --out with --resume: the audit is written back where it was; drop --out");
+    throw new UsageError(
+      "Cannot use --out with --resume: the audit is written back where it was; drop --out",
+    );
   }
   const json = values.json === true;
   const workflow = await loadWorkflow(file);

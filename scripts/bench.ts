@@ -16,8 +16,8 @@ import {
   pathFlag,
   stringFlag,
   urlFlag,
-  usageLine,
   UsageError,
+  usageLine,
 } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { progressBar } from "../lib/cli/progress.ts";
@@ -74,7 +74,10 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
     db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
     "no-db": { type: "boolean", help: "do not write the run index" },
     "dry-run": { type: "boolean", help: "print every exact request body, send nothing" },
-    json: { type: "boolean", help: "one JSON event per line on stdout (start, case, fatal, summary)" },
+    json: {
+      type: "boolean",
+      help: "one JSON event per line on stdout (start, case, fatal, summary)",
+    },
   },
   more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
 2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
@@ -246,7 +249,9 @@ async function main(args: string[]): Promise<number> {
       console.error(
         `decibench: Cannot index the run in "${dbPath}": ${
           (error as Error).message
-        }; the run directory is complete, so index it with ${resumeCommand(result.dir, { db: dbPath })}`,
+        }; the run directory is complete, so index it with ${
+          resumeCommand(result.dir, { db: dbPath })
+        }`,
       );
     }
   }
@@ -257,7 +262,9 @@ async function main(args: string[]): Promise<number> {
   }
   if (result.status !== "completed") {
     console.error(
-      `decibench: run ${result.status}; finish it with: ${resumeCommand(result.dir, { db: dbPath })}`,
+      `decibench: run ${result.status}; finish it with: ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
     );
   }
   if (result.status === "interrupted") return 130;

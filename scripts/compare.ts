@@ -15,8 +15,8 @@ import {
   intFlag,
   parseCommand,
   pathFlag,
-  usageLine,
   UsageError,
+  usageLine,
 } from "../lib/cli/args.ts";
 import { fsErrorMessage, type LoadedRun, loadRun, writeAtomic } from "../lib/record/mod.ts";
 import { compareRuns, comparisonReport } from "../lib/report/mod.ts";

@@ -12,8 +12,8 @@ import {
   numberFlag,
   parseCommand,
   urlFlag,
-  usageLine,
   UsageError,
+  usageLine,
 } from "../lib/cli/args.ts";
 import { runMonitor } from "../lib/live/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
@@ -28,7 +28,11 @@ const COMMAND: CommandSpec = {
 on a full-screen view (one line per probe without a terminal). WORKFLOW defaults to
 ${DEFAULT_WORKFLOW}. Keys: Ctrl+R new session, Ctrl+C or q quits.`,
   options: {
-    "base-url": { type: "string", value: "URL", help: "probe this server instead of the workflow's" },
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "probe this server instead of the workflow's",
+    },
     interval: {
       type: "string",
       value: "SECONDS",

@@ -14,8 +14,8 @@ import {
   intFlag,
   parseCommand,
   pathFlag,
-  usageLine,
   UsageError,
+  usageLine,
 } from "../lib/cli/args.ts";
 import {
   curveTable,
@@ -79,7 +79,9 @@ async function main(args: string[]): Promise<number> {
   }
   if (labels !== undefined && positionals.length > 0) {
     throw new UsageError(
-      `Cannot sweep: give a run directory or --labels FILE, not both (got "${positionals[0]}" and --labels "${labels}")`,
+      `Cannot sweep: give a run directory or --labels FILE, not both (got "${
+        positionals[0]
+      }" and --labels "${labels}")`,
     );
   }
   if (positionals.length > 1) {

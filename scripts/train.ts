@@ -12,7 +12,13 @@
  *
  * @module
  */
-import { type CommandSpec, helpText, parseCommand, usageLine, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  parseCommand,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,7 +76,10 @@ async function main(args: string[]): Promise<number> {
   if (parsed.positionals.length) {
     throw new UsageError(`Cannot train: unexpected argument "${parsed.positionals[0]}"`);
   }
-  const values = { check: parsed.values.check === true, dir: parsed.values.dir as string | undefined };
+  const values = {
+    check: parsed.values.check === true,
+    dir: parsed.values.dir as string | undefined,
+  };
   const dir = values.dir ?? fileURLToPath(MODEL_DIR);
   const { cases, info } = await loadDataset({ split: "train" });
   const started = performance.now();

@@ -4,13 +4,7 @@
 // written as interrupted with its summary, the reports, the resume hint, exit 130.
 import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";
-import {
-  ctrlC,
-  events,
-  readRunJson,
-  spawnTaskGroup,
-  writeWorkflow,
-} from "./bench_cli_helpers.ts";
+import { ctrlC, events, readRunJson, spawnTaskGroup, writeWorkflow } from "./bench_cli_helpers.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {

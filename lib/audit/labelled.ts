@@ -99,7 +99,9 @@ export function parseLabelledItems(text: string, file: string): LabelledItem[] {
     const first = seen.get(key);
     if (first !== undefined) {
       throw new TypeError(
-        `Cannot read labels "${file}": line ${i + 1} repeats id "${parsed.data.id}" of lane "${parsed.data.lane}" (first on line ${first}); give each item one line`,
+        `Cannot read labels "${file}": line ${
+          i + 1
+        } repeats id "${parsed.data.id}" of lane "${parsed.data.lane}" (first on line ${first}); give each item one line`,
       );
     }
     seen.set(key, i + 1);

@@ -7,7 +7,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { parseBaseUrl } from "../client/mod.ts";
+import { parseBaseUrl, safeUrl } from "../client/mod.ts";
 import { closest } from "../suggest.ts";
 
 /** A usage error: exit status 2 with the message and a usage hint. */
@@ -103,7 +103,9 @@ function normalise(args: readonly string[], options: OptionDefs, command?: strin
       const eq = token.indexOf("=");
       const name = eq < 0 ? token.slice(2) : token.slice(2, eq);
       const def = options[name];
-      if (def === undefined) throw unknownOption(eq < 0 ? token : token.slice(0, eq), options, command);
+      if (def === undefined) {
+        throw unknownOption(eq < 0 ? token : token.slice(0, eq), options, command);
+      }
       if (def.type === "boolean") {
         if (eq >= 0) throw new UsageError(`Cannot use "${token}": --${name} takes no value`);
         out.push(token);
@@ -268,7 +270,10 @@ export function intFlag(
   if (value === undefined) return undefined;
   const text = String(value);
   const n = Number(text);
-  if (typeof value !== "string" || text.trim() === "" || !Number.isSafeInteger(n) || n < min || n > max) {
+  if (
+    typeof value !== "string" || text.trim() === "" || !Number.isSafeInteger(n) || n < min ||
+    n > max
+  ) {
     const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
     const why = text.trim() === "" || !Number.isFinite(n)
       ? "it is not a number"
@@ -350,8 +355,14 @@ export function urlFlag(
   } catch (error) {
     const message = (error as Error).message;
     const match = /^Cannot use base URL(?: "[^"]*")?: (.*)$/s.exec(message);
-    const shown = text.includes("@") ? "" : ` "${text}"`;
+    // Never echo credentials: a URL with user info is shown without it.
+    const shown = text.includes("@") ? (safe(text) ?? "") : ` "${text}"`;
     throw new UsageError(`Cannot use --${name}${shown}: ${match ? match[1] : message}`);
   }
   return text;
+}
+
+function safe(text: string): string | undefined {
+  const url = safeUrl(text);
+  return url === "(unparseable URL)" ? undefined : ` "${url}"`;
 }

@@ -47,7 +47,10 @@ export interface InterruptHandler {
  * @param options Window, exit, log and clock.
  * @returns The signal and the listener.
  */
-export function interruptHandler(message: string, options: InterruptOptions = {}): InterruptHandler {
+export function interruptHandler(
+  message: string,
+  options: InterruptOptions = {},
+): InterruptHandler {
   const window = options.repeatWindowMs ?? 500;
   const exit = options.exit ?? ((code: number) => Deno.exit(code));
   const log = options.log ?? ((line: string) => console.error(line));

@@ -17,9 +17,9 @@ export function parseBaseUrl(base: string): URL {
   const hostPort = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})(\/[^\s]*)?$/.exec(base);
   if (hostPort) {
     throw new TypeError(
-      `Cannot use base URL "${hostPort[1]}:${hostPort[2]}": it has no scheme; did you mean "http://${
-        hostPort[1]
-      }:${hostPort[2]}"?`,
+      `Cannot use base URL "${hostPort[1]}:${
+        hostPort[2]
+      }": it has no scheme; did you mean "http://${hostPort[1]}:${hostPort[2]}"?`,
     );
   }
   let url: URL;

@@ -15,7 +15,7 @@ export interface FsErrorMessageOptions {
 /** The first existing prefix of `path` that is not a directory, if any. */
 function fileInTheWay(path: string): string | undefined {
   const parts: string[] = [];
-  for (let p = resolve(path); ; p = dirname(p)) {
+  for (let p = resolve(path);; p = dirname(p)) {
     parts.unshift(p);
     if (dirname(p) === p) break;
   }
@@ -31,7 +31,7 @@ function fileInTheWay(path: string): string | undefined {
 
 /** The nearest folder of `path` that exists. */
 function nearestExisting(path: string): string {
-  for (let p = resolve(path); ; p = dirname(p)) {
+  for (let p = resolve(path);; p = dirname(p)) {
     try {
       Deno.statSync(p);
       return p;
@@ -53,7 +53,9 @@ export function fsReason(error: unknown, path: string): string {
   if (error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotADirectory) {
     const blocker = fileInTheWay(path);
     if (blocker !== undefined) return `"${blocker}" is a file, not a folder`;
-    return error instanceof Deno.errors.AlreadyExists ? "it already exists" : "a part of it is not a folder";
+    return error instanceof Deno.errors.AlreadyExists
+      ? "it already exists"
+      : "a part of it is not a folder";
   }
   if (error instanceof Deno.errors.IsADirectory) return `"${path}" is a folder, not a file`;
   if (error instanceof Deno.errors.PermissionDenied) {

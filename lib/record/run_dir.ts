@@ -170,7 +170,10 @@ async function describeHeld(
  * await using lock = await lockRunDir("runs/r1", { fresh: true });
  * ```
  */
-export async function lockRunDir(dir: string, options: LockRunDirOptions = {}): Promise<RunDirLock> {
+export async function lockRunDir(
+  dir: string,
+  options: LockRunDirOptions = {},
+): Promise<RunDirLock> {
   const kind = options.kind ?? "run";
   const flag = options.flag ?? "--out";
   const fresh = options.fresh ?? true;
@@ -216,9 +219,7 @@ export async function lockRunDir(dir: string, options: LockRunDirOptions = {}): 
           dir,
           `Cannot write ${what} "${dir}": process ${holder.pid}${where} is writing it (since ${holder.started_at}); wait for it to finish or stop it${
             fresh ? `, or choose another ${flag}` : ""
-          }; if process ${holder.pid} is not decibench, delete ${
-            shellQuote(path)
-          }`,
+          }; if process ${holder.pid} is not decibench, delete ${shellQuote(path)}`,
         );
       }
       // Stale: its writer is gone (killed, crashed). Replace it.
