@@ -18,6 +18,8 @@ export class RunDirError extends Error {
   /** The directory. */
   readonly dir: string;
   /**
+   * Creates the error.
+   *
    * @param dir The directory.
    * @param message What is wrong and what to do.
    */
