@@ -24,7 +24,6 @@ import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
   DEFAULT_INDEX_PATH,
-  indexRun,
   type LoadedRun,
   loadRun,
   openIndex,
@@ -32,7 +31,7 @@ import {
   ResumeMismatchError,
   RunDirError,
 } from "../lib/record/mod.ts";
-import { terminalReport, writeReports } from "../lib/report/mod.ts";
+import { terminalReport } from "../lib/report/mod.ts";
 import { benchEngines, narrowForResume } from "./_bench_engines.ts";
 import {
   dryRunRequests,
@@ -167,10 +166,10 @@ async function main(args: string[]): Promise<number> {
 
   if (dryRun) {
     const requests = await dryRunRequests(workflow, {
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(resume !== undefined ? { resume } : {}),
+      baseUrl,
+      model,
+      limit,
+      resume,
       ...(datasetDir ? { datasetDir } : {}),
     });
     for (const r of requests) {
@@ -220,45 +219,30 @@ async function main(args: string[]): Promise<number> {
     }
   };
   const result = await runBenchmark(workflow, {
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(model !== undefined ? { model } : {}),
-    ...(parallel !== undefined ? { parallel } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-    ...(outDir !== undefined && resume === undefined ? { outDir } : {}),
+    baseUrl,
+    model,
+    parallel,
+    limit,
+    outDir: resume === undefined ? outDir : undefined,
     workflowFile: file,
-    ...(resume !== undefined ? { resume } : {}),
+    resume,
     ...(datasetDir ? { datasetDir } : {}),
     signal: interrupt.signal,
     onEvent,
+    dbPath: dbPath === "" ? null : dbPath,
   });
   bar.done();
-  await writeReports(result);
-  // The index is secondary to the run directory: a failure to write it is reported, and the
-  // exit status still follows the run.
-  let indexed = true;
-  if (dbPath !== "") {
-    try {
-      const index = openIndex(dbPath);
-      try {
-        indexRun(index, result.run, result.records, { dir: result.dir });
-      } finally {
-        index.close();
-      }
-    } catch (error) {
-      indexed = false;
-      console.error(
-        `decibench: Cannot index the run in "${dbPath}": ${
-          (error as Error).message
-        }; the run directory is complete, so index it with ${
-          resumeCommand(result.dir, { db: dbPath })
-        }`,
-      );
-    }
+  if (result.indexError !== null) {
+    console.error(
+      `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
+    );
   }
   if (!json) {
-    console.log(terminalReport(result.run, result.records, result.dataset.info));
+    console.log(terminalReport(result.report));
     console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
-    if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
+    if (result.indexed !== null) console.log(`index       ${result.indexed}`);
   }
   if (result.status !== "completed") {
     console.error(

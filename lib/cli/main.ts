@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { DatasetIntegrityError } from "../dataset/integrity_error.ts";
+import { DatasetIntegrityError } from "../dataset/mod.ts";
 import { describeOsError } from "../record/mod.ts";
 import { UsageError } from "./args.ts";
 
@@ -15,7 +15,7 @@ export interface RunMainOptions {
    * Error classes that mean "fix the input" (exit 2), beside `UsageError`.
    * @default []
    */
-  usageErrors?: readonly (abstract new (...args: never[]) => Error)[];
+  usageErrors?: (readonly (abstract new (...args: never[]) => Error)[] | undefined) | undefined;
 }
 
 /**
