@@ -201,7 +201,7 @@ Deno.test("bench refuses bad input with one clear message and a usage exit statu
     [
       "unknown field",
       [`${dir}/unknown_field.ts`],
-      /field "endpoint\.retrys" is not a workflow field \(did you mean "endpoint\.retries"\?\)/,
+      /field "endpoint" has an unknown key "retrys" \(did you mean "retries"\?\)/,
     ],
     ["wrong type", [`${dir}/bad_type.ts`], /field "parallel"/],
     [

@@ -37,10 +37,9 @@ export function validateWorkflow(value: unknown, file: string): Workflow {
       // Name each unknown key with its full path and the known key it most likely meant.
       const known = knownKeys(WorkflowSchema, issue.path);
       return issue.keys.map((key) => {
-        const path = [...issue.path, key].join(".");
         const guess = closest(key, known);
-        return `field "${path}" is not a workflow field${
-          guess !== undefined ? ` (did you mean "${[...issue.path, guess].join(".")}"?)` : ""
+        return `field "${field}" has an unknown key "${key}"${
+          guess !== undefined ? ` (did you mean "${guess}"?)` : ""
         }`;
       }).join("; ");
     }

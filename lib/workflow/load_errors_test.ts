@@ -6,24 +6,24 @@ Deno.test("`validateWorkflow()` names an unknown key by its full path and the ke
     [
       "top level",
       { paralel: 2 },
-      `field "paralel" is not a workflow field (did you mean "parallel"?)`,
+      `field "(top level)" has an unknown key "paralel" (did you mean "parallel"?)`,
     ],
     [
       "endpoint",
       { endpoint: { baseUrl: "http://h:1", retrys: 1 } },
-      `field "endpoint.retrys" is not a workflow field (did you mean "endpoint.retries"?)`,
+      `field "endpoint" has an unknown key "retrys" (did you mean "retries"?)`,
     ],
     [
       "cases",
       { cases: { limt: 3 } },
-      `field "cases.limt" is not a workflow field (did you mean "cases.limit"?)`,
+      `field "cases" has an unknown key "limt" (did you mean "limit"?)`,
     ],
     [
       "a threshold",
       { thresholds: [{ metric: "accuracy", op: ">=", limit: 0.5, lmit: 1 }] },
-      `field "thresholds.0.lmit" is not a workflow field (did you mean "thresholds.0.limit"?)`,
+      `field "thresholds.0" has an unknown key "lmit" (did you mean "limit"?)`,
     ],
-    ["nothing close", { colour: "red" }, `field "colour" is not a workflow field;`],
+    ["nothing close", { colour: "red" }, `field "(top level)" has an unknown key "colour";`],
   ];
   for (const [name, extra, message] of table) {
     await t.step(name, () => {
