@@ -73,6 +73,15 @@ const MARKERS = {
   audit: ["audit.json"],
 } as const;
 
+/** This host's name, or "" where it may not be read (no `--allow-sys`). */
+function hostname(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "";
+  }
+}
+
 function processStart(pid: number): string | null {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
@@ -92,7 +101,7 @@ function processStart(pid: number): string | null {
  * @returns False when it is certainly gone; true when it runs or cannot be checked (another host).
  */
 export function lockHolderAlive(lock: LockInfo): boolean {
-  if (lock.hostname !== Deno.hostname()) return true;
+  if (lock.hostname !== hostname()) return true;
   if (Deno.build.os !== "linux") {
     try {
       const status = new Deno.Command("kill", { args: ["-0", String(lock.pid)], stderr: "null" })
@@ -192,7 +201,7 @@ export async function lockRunDir(
   const path = join(dir, LOCK_FILE);
   const info: LockInfo = {
     pid,
-    hostname: Deno.hostname(),
+    hostname: hostname(),
     started_at: new Date().toISOString(),
     process_start: processStart(pid),
   };
@@ -216,7 +225,7 @@ export async function lockRunDir(
       }
       const holder = await readLock(path);
       if (holder !== null && lockHolderAlive(holder)) {
-        const where = holder.hostname === Deno.hostname() ? "" : ` on host "${holder.hostname}"`;
+        const where = holder.hostname === hostname() ? "" : ` on host "${holder.hostname}"`;
         throw new RunDirError(
           dir,
           `Cannot write ${what} "${dir}": process ${holder.pid}${where} is writing it (since ${holder.started_at}); wait for it to finish or stop it${
