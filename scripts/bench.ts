@@ -19,6 +19,7 @@ import {
   UsageError,
   usageLine,
 } from "../lib/cli/args.ts";
+import { resolve } from "node:path";
 import { runMain } from "../lib/cli/main.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
@@ -122,7 +123,7 @@ async function main(args: string[]): Promise<number> {
   }
   const resumeDir = pathFlag(values.resume, "resume");
   const outDir = pathFlag(values.out, "out");
-  if (resumeDir !== undefined && outDir !== undefined && outDir !== resumeDir) {
+  if (resumeDir !== undefined && outDir !== undefined && resolve(outDir) !== resolve(resumeDir)) {
     throw new UsageError(
       `Cannot use --out with --resume: a resumed run stays in its own directory "${resumeDir}"; drop --out`,
     );

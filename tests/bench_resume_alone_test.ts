@@ -171,6 +171,24 @@ Deno.test("`bench --resume DIR --dry-run` prints only the requests the resume wo
       assert.equal(JSON.parse(r.body as string).model, "another-model");
     }
     assert.equal(server.stats().decisionRequests, sent, "a dry run sends nothing");
+    // The first command repeated with --resume (its --out included) is accepted too.
+    const repeated = await runScript("bench.ts", [
+      workflow,
+      "--base-url",
+      server.url,
+      "--model",
+      "another-model",
+      "--limit",
+      "16",
+      "--out",
+      `${dir}/`,
+      "--resume",
+      dir,
+      "--dry-run",
+      "--json",
+    ]);
+    assert.equal(repeated.code, 0, repeated.stderr);
+    assert.equal(events(repeated.lines).length, failed.size);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
