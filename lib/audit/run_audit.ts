@@ -6,7 +6,7 @@
  */
 import { dirname, join, relative, resolve } from "node:path";
 import { watchReplies } from "../client/mod.ts";
-import { sha256Hex, writeAtomic } from "../record/mod.ts";
+import { lockRunDir, runId, sha256Hex, writeAtomic } from "../record/mod.ts";
 import { readSavedAudit } from "./saved.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import type { Workflow } from "../workflow/mod.ts";
@@ -57,7 +57,7 @@ export interface RunAuditOptions {
   model?: string | undefined;
   /** Set instead of the workflow's (`--set`). @default the workflow's `audits.set` */
   set?: AuditSet | undefined;
-  /** Output directory. @default `<output.dir>/audit-<time>-<workflow>` */
+  /** Output directory; refused when it holds an audit. @default `<output.dir>/audit-<run-id>` */
   outDir?: string | undefined;
   /** A saved audit's directory to resume; results are written back there. @default undefined */
   resume?: string | undefined;
@@ -106,10 +106,6 @@ const DATA_KINDS: ReadonlySet<string> = new Set(["empty_evidence", "too_large"])
 export function judgeFailed(record: Pick<AuditRecord, "outcome" | "error_kind">): boolean {
   return record.outcome === "unavailable" && record.error_kind !== null &&
     !DATA_KINDS.has(record.error_kind);
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
 }
 
 function keyOf(item: string, checkId: string): string {
@@ -195,9 +191,15 @@ export async function runAudit(
       }
     }
     const started = new Date();
+    // The same unique ids as runs: two audits started in the same second get two directories.
     const dir = options.resume ?? options.outDir ??
-      join(workflow.output.dir, `audit-${stamp(started)}-${workflow.name}`);
-    await Deno.mkdir(dir, { recursive: true });
+      join(workflow.output.dir, `audit-${runId(workflow.name, started)}`);
+    // One writer per audit directory; a new audit never lands on top of another one.
+    await using _lock = await lockRunDir(dir, {
+      fresh: options.resume === undefined,
+      kind: "audit",
+      flag: options.resume === undefined ? "--out" : "--resume",
+    });
     const meta: AuditMeta = {
       version: 1,
       tool: TOOL_NAME,
