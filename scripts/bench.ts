@@ -1,26 +1,38 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N|auto] [--limit N] [--out DIR]
  * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]`: benchmark a decision model on Typed
- * Decisions.
+ * Decisions (`--help` lists every option).
  *
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
- * `interrupted` and exits 130; `--resume DIR` with the same command finishes it.
+ * `interrupted` and exits 130; `deno task bench --resume DIR` finishes it.
  *
  * @module
  */
-import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { resolve } from "node:path";
 import { runMain } from "../lib/cli/main.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
   DEFAULT_INDEX_PATH,
-  indexRun,
   type LoadedRun,
   loadRun,
   openIndex,
+  resumeCommand,
   ResumeMismatchError,
+  RunDirError,
 } from "../lib/record/mod.ts";
-import { terminalReport, writeReports } from "../lib/report/mod.ts";
+import { terminalReport } from "../lib/report/mod.ts";
 import {
   dryRunRequests,
   loadWorkflow,
@@ -29,36 +41,110 @@ import {
   WorkflowError,
 } from "../lib/workflow/mod.ts";
 
-const USAGE =
-  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N|auto] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]";
-
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
+const COMMAND: CommandSpec = {
+  name: "bench",
+  args: "[WORKFLOW]",
+  summary:
+    `Benchmark a decision model on Typed Decisions: one request per case, every answer scored,
+decisions.jsonl, run.json and the reports written to the run directory. WORKFLOW defaults to
+${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's own file.`,
+  options: {
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "call this server (http or https) instead of the workflow's endpoint",
+    },
+    model: { type: "string", value: "M", help: "model name sent with each request" },
+    parallel: {
+      type: "string",
+      value: "N|auto",
+      help:
+        "requests in flight (a whole number ≥ 1), or auto: the server's slot count (/props),\nelse 4",
+    },
+    limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "run directory (default runs/<run-id>/); refused when it holds a run",
+    },
+    resume: {
+      type: "string",
+      value: "DIR",
+      help:
+        "finish the run in DIR: its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
+    },
+    db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
+    "no-db": { type: "boolean", help: "do not write the run index" },
+    "dry-run": { type: "boolean", help: "print every exact request body, send nothing" },
+    json: {
+      type: "boolean",
+      help: "one JSON event per line on stdout (start, case, fatal, summary)",
+    },
+  },
+  more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
+2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
+130 interrupted (Ctrl+C: requests in flight get 2 s, the run is written as interrupted).`,
+};
+
+/** Opens the run index once before the run: a corrupt file or a directory is found now. */
+function checkIndex(path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = Deno.statSync(path).isDirectory;
+  } catch {
+    // absent: created by the run
+  }
+  if (isDirectory) {
+    throw new UsageError(
+      `Cannot use --db "${path}": it is a directory; give a file path such as ${DEFAULT_INDEX_PATH}`,
+    );
+  }
+  try {
+    openIndex(path).close();
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\s*\(os error \d+\).*$/, "");
+    throw new UsageError(
+      `Cannot open the run index "${path}": ${reason}; move the file away, pass --db with another file, or --no-db`,
+    );
+  }
+}
+
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    "base-url": { type: "string" },
-    model: { type: "string" },
-    parallel: { type: "string" },
-    limit: { type: "string" },
-    out: { type: "string" },
-    resume: { type: "string" },
-    db: { type: "string" },
-    "no-db": { type: "boolean" },
-    "dry-run": { type: "boolean" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length > 1) {
-    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+    throw new UsageError(
+      `Cannot start the run: expected one workflow file, got ${positionals.length} (${
+        positionals.map((p) => `"${p}"`).join(", ")
+      })`,
+    );
   }
-  const resumeDir = stringFlag(values.resume);
-  if (resumeDir !== undefined && values.out !== undefined) {
-    throw new UsageError("--resume finishes the run in its own directory; drop --out");
+  const resumeDir = pathFlag(values.resume, "resume");
+  const outDir = pathFlag(values.out, "out");
+  if (resumeDir !== undefined && outDir !== undefined && resolve(outDir) !== resolve(resumeDir)) {
+    throw new UsageError(
+      `Cannot use --out with --resume: a resumed run stays in its own directory "${resumeDir}"; drop --out`,
+    );
   }
+  if (values["no-db"] === true && values.db !== undefined) {
+    throw new UsageError("Cannot use --db with --no-db: give one of them");
+  }
+  const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
+  const flagBaseUrl = urlFlag(values["base-url"], "base-url");
+  const flagModel = stringFlag(values.model);
+  // "auto": the server's slot count (llama-server's /props), else 4; said on stderr.
+  const flagParallel = values.parallel === "auto"
+    ? "auto" as const
+    : intFlag(values.parallel, "parallel", 1);
+  const flagLimit = intFlag(values.limit, "limit", 1);
+  const json = values.json === true;
+  const dryRun = values["dry-run"] === true;
   let resume: LoadedRun | undefined;
   if (resumeDir !== undefined) {
     try {
@@ -67,8 +153,10 @@ async function main(args: string[]): Promise<number> {
       throw new UsageError(`Cannot resume: ${(error as Error).message}`);
     }
   }
-  // Resuming without a workflow argument reuses the workflow file the run recorded.
-  const file = positionals[0] ?? resume?.run.spec.workflow_file ?? DEFAULT_WORKFLOW;
+  // Resuming reuses what the run recorded: its workflow file, base URL, model, parallel and case
+  // count. A flag given again overrides it, and a different value is refused by the resume check.
+  const recorded = resume?.run.spec;
+  const file = positionals[0] ?? recorded?.workflow_file ?? DEFAULT_WORKFLOW;
   // Resuming one engine's run of a comparison finishes that endpoint alone.
   const loaded = await loadWorkflow(file);
   // Comparing engines needs its own module; a run of one endpoint does not load it.
@@ -76,37 +164,38 @@ async function main(args: string[]): Promise<number> {
     ? await import("./_bench_engines.ts")
     : undefined;
   const workflow = engines ? engines.narrowForResume(loaded, resume) : loaded;
-  const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
-  const baseUrl = stringFlag(values["base-url"]);
-  const model = stringFlag(values.model);
-  // "auto": the server's slot count (llama-server's /props), else 4; said on stderr.
-  const parallel = values.parallel === "auto"
-    ? "auto" as const
-    : intFlag(values.parallel, "parallel", 1);
-  const limit = intFlag(values.limit, "limit", 1);
-  const outDir = stringFlag(values.out);
-  const json = values.json === true;
+  const baseUrl = flagBaseUrl ?? recorded?.base_url ?? undefined;
+  const model = flagModel ?? recorded?.model;
+  const parallel = flagParallel ?? recorded?.parallel;
+  const limit = flagLimit ?? recorded?.cases;
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
+  if (!dryRun && dbPath !== "") checkIndex(dbPath);
   if (engines && (workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
-    const dryRun = values["dry-run"] === true;
     const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
     return await engines.benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
   }
 
-  if (values["dry-run"]) {
+  if (dryRun) {
     const requests = await dryRunRequests(workflow, {
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...(limit !== undefined ? { limit } : {}),
+      baseUrl,
+      model,
+      limit,
+      resume,
+      ...(datasetDir ? { datasetDir } : {}),
     });
     for (const r of requests) {
       if (json) {
         console.log(JSON.stringify({ event: "request", case: r.case, url: r.url, body: r.body }));
       } else console.log(`POST ${r.url}\n${r.body}\n`);
     }
-    if (!json) console.error(`dry run: ${requests.length} requests printed, nothing sent`);
+    if (!json) {
+      const resumed = resume
+        ? ` (resuming "${resume.dir}": only the cases without a recorded answer)`
+        : "";
+      console.error(`dry run: ${requests.length} requests printed${resumed}, nothing sent`);
+    }
     return 0;
   }
 
@@ -118,9 +207,10 @@ async function main(args: string[]): Promise<number> {
   let seen = 0;
   let errors = 0;
   const onEvent = (event: RunEvent) => {
+    // What --parallel auto chose, and why: on stderr in both modes (an event too with --json).
+    if (event.event === "parallel") console.error(event.message);
     if (json) {
       console.log(JSON.stringify(event));
-      if (event.event === "parallel") console.error(event.message);
       return;
     }
     if (event.event === "case") {
@@ -132,11 +222,8 @@ async function main(args: string[]): Promise<number> {
         event.total,
         `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
       );
-    } else if (event.event === "parallel") {
-      console.error(event.message);
     } else if (event.event === "fatal") {
-      bar.done();
-      console.error(`decibench: ${event.message}`);
+      bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
       console.error(
         `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
@@ -146,47 +233,41 @@ async function main(args: string[]): Promise<number> {
     }
   };
   const result = await runBenchmark(workflow, {
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(model !== undefined ? { model } : {}),
-    ...(parallel !== undefined ? { parallel } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-    ...(outDir !== undefined ? { outDir } : {}),
+    baseUrl,
+    model,
+    parallel,
+    limit,
+    outDir: resume === undefined ? outDir : undefined,
     workflowFile: file,
-    ...(resume !== undefined ? { resume } : {}),
+    resume,
     ...(datasetDir ? { datasetDir } : {}),
     signal: interrupt.signal,
     onEvent,
+    dbPath: dbPath === "" ? null : dbPath,
   });
   bar.done();
-  await writeReports(result);
-  // The index is secondary to the run directory: a failure to write it is reported, and the
-  // exit status still follows the run.
-  let indexed = true;
-  if (dbPath !== "") {
-    try {
-      const index = openIndex(dbPath);
-      try {
-        indexRun(index, result.run, result.records, { dir: result.dir });
-      } finally {
-        index.close();
-      }
-    } catch (error) {
-      indexed = false;
-      console.error(
-        `decibench: Cannot index the run in "${dbPath}": ${
-          (error as Error).message
-        }; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
-      );
-    }
+  if (result.indexError !== null) {
+    console.error(
+      `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
+    );
   }
   if (!json) {
-    console.log(terminalReport(result.run, result.records, result.dataset.info));
+    console.log(terminalReport(result.report));
     console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
-    if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
+    if (result.indexed !== null) console.log(`index       ${result.indexed}`);
   }
-  if (result.status !== "completed") {
+  if (result.fatal !== null) console.error(`decibench: ${result.fatal}`);
+  // No resume hint after a refused key, an endpoint without decision models or a server that is not
+  // one: resuming would ask the same server again. An unreachable server is resumed once it is up
+  // (or with the right --base-url: a run with no answered case may change its endpoint).
+  const hopeless = result.fatalKind === "endpoint" || result.fatalKind === "not_a_server";
+  if (result.status !== "completed" && !hopeless) {
     console.error(
-      `decibench: run ${result.status}; finish it with the same command plus --resume "${result.dir}"`,
+      `decibench: run ${result.status}; finish it with: ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
     );
   }
   if (result.status === "interrupted") return 130;
@@ -196,7 +277,7 @@ async function main(args: string[]): Promise<number> {
 
 if (import.meta.main) {
   await runMain(main, {
-    usage: USAGE,
-    usageErrors: [WorkflowError, ResumeMismatchError],
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, ResumeMismatchError, RunDirError, RangeError],
   });
 }

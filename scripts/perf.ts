@@ -249,6 +249,9 @@ async function requestPhase(
     const result = await runPrepared(workflow, { dataset, cases, endpoint }, {
       outDir: join(out, `phase-${latencyMs}-${r}`),
       parallel,
+      // The request phase only: no reports or index at the end.
+      reports: false,
+      dbPath: null,
       onEvent: (event) => {
         if (event.event === "case" && event.done === event.total) answered = performance.now();
       },
@@ -439,6 +442,8 @@ async function curveSection(ctx: Context): Promise<void> {
         runPrepared(workflow, { dataset: ctx.dataset, cases, endpoint }, {
           outDir: join(ctx.out, `curve-${p}`),
           parallel: p,
+          reports: false,
+          dbPath: null,
         })
       );
       points.push(`${p}: ${Math.round(ms).toLocaleString("en-US")} ms`);

@@ -1,5 +1,6 @@
 // Helpers for the run-record end-to-end tests: real `deno run -A scripts/<x>.ts` subprocesses
 // over loopback, their JSON event streams, and the decisions they leave on disk.
+import type { RunJson } from "../lib/record/mod.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -144,7 +145,7 @@ export async function decisionsWithoutLatency(dir: string): Promise<Record<strin
  * @param dir Run directory.
  * @returns The parsed record.
  */
-export async function readRunJson(dir: string): Promise<Record<string, unknown>> {
+export async function readRunJson(dir: string): Promise<RunJson> {
   return JSON.parse(await Deno.readTextFile(`${dir}/run.json`));
 }
 
@@ -154,8 +155,8 @@ export async function readRunJson(dir: string): Promise<Record<string, unknown>>
  * @param run `run.json` as parsed.
  * @returns The summary minus `latency`.
  */
-export function summaryWithoutLatency(run: Record<string, unknown>): Record<string, unknown> {
-  const { latency: _, ...rest } = run.summary as Record<string, unknown>;
+export function summaryWithoutLatency(run: RunJson): Record<string, unknown> {
+  const { latency: _, ...rest } = run.summary ?? {};
   return rest;
 }
 
@@ -202,4 +203,39 @@ export async function filesUnder(dir: string): Promise<Map<string, string>> {
     else out.set(path, await Deno.readTextFile(path));
   }
   return out;
+}
+
+/**
+ * Starts `deno task <task> ...args` in a process group of its own (`setsid`), the way a terminal
+ * runs a foreground command, so that a test can send a signal to the whole group as Ctrl+C does.
+ *
+ * @param task The deno.json task, e.g. `bench`.
+ * @param args Arguments.
+ * @param env Extra environment variables.
+ * @returns The running process; its pid is the group id.
+ */
+export function spawnTaskGroup(
+  task: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Spawned {
+  const child = new Deno.Command("setsid", {
+    args: [Deno.execPath(), "task", task, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  return { child, lines: splitLines(child.stdout), stderr };
+}
+
+/**
+ * Sends SIGINT to a whole process group, as a terminal does on Ctrl+C.
+ *
+ * @param child The group leader started by `spawnTaskGroup`.
+ */
+export function ctrlC(child: Deno.ChildProcess): void {
+  Deno.kill(-child.pid, "SIGINT");
 }

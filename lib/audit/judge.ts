@@ -7,12 +7,19 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import type { Engine } from "../client/engine.ts";
-import { AnswerValidationError, EndpointError } from "../client/errors.ts";
-import { systemOneEngine } from "../client/systemone.ts";
-import { send } from "../client/transport.ts";
-import { endpointIdentity, systemOneUrl } from "../client/url.ts";
+import type { Question } from "../dataset/mod.ts";
+import {
+  AnswerValidationError,
+  EndpointError,
+  endpointIdentity,
+  type Engine,
+  type NotAReply,
+  redact,
+  send,
+  type SendResult,
+  systemOneEngine,
+  systemOneUrl,
+} from "../client/mod.ts";
 import type { JudgeSpec, UnavailableKind } from "./schemas.ts";
 
 /** Largest request body sent to a judge, in UTF-8 bytes; a larger one is not sent (nor truncated). */
@@ -72,6 +79,8 @@ export interface PreparedJudge {
   apiKey: string | undefined;
   /** Extra attempts for transient errors. */
   retries: number;
+  /** The environment variable the key comes from (named when the judge refuses it). */
+  keyVariable: string;
   /** Stops the embedded server, when one was started. */
   close(): Promise<void>;
 }
@@ -79,11 +88,11 @@ export interface PreparedJudge {
 /** Options of {@linkcode prepareJudge}. */
 export interface PrepareJudgeOptions {
   /** Overrides the judge's base URL (`--base-url`); checked like the workflow's. @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the judge model (`--model`). @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Reads environment variables (only the judge's own variable is read). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
 }
 
 /**
@@ -114,6 +123,7 @@ export async function prepareJudge(
       model,
       apiKey,
       retries: spec.retries,
+      keyVariable: spec.apiKeyEnv,
       close: () => Promise.resolve(),
     };
   }
@@ -121,10 +131,10 @@ export async function prepareJudge(
   const { startReferenceServer } = await import("../server/mod.ts");
   const server = await startReferenceServer({
     predictor: reference.predictor,
-    ...(reference.faults !== undefined ? { faults: reference.faults } : {}),
-    ...(reference.seed !== undefined ? { seed: reference.seed } : {}),
-    ...(reference.latencyMs !== undefined ? { latencyMs: reference.latencyMs } : {}),
-    ...(apiKey !== undefined ? { apiKey } : {}),
+    faults: reference.faults,
+    seed: reference.seed,
+    latencyMs: reference.latencyMs,
+    apiKey,
   });
   return {
     engine: systemOneEngine(server.url),
@@ -132,6 +142,7 @@ export async function prepareJudge(
     model,
     apiKey,
     retries: spec.retries,
+    keyVariable: spec.apiKeyEnv,
     close: () => server.close(),
   };
 }
@@ -149,15 +160,15 @@ export interface JudgeRequest {
 /** Options of {@linkcode askJudge}. */
 export interface AskJudgeOptions {
   /** Deadline of the whole call, retries and waits included, in ms. @default 10000 */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /** Largest request body in UTF-8 bytes; a larger one is not sent. @default 6000 */
-  maxRequestBytes?: number;
+  maxRequestBytes?: number | undefined;
   /** First backoff when the server gives no Retry-After; doubles per attempt. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Caller's signal (Ctrl+C); its abort is rethrown, not recorded. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called once, just before the first request is sent (not for a request over the cap). @default undefined */
-  onSend?: () => void;
+  onSend?: () => void | undefined;
 }
 
 /** What one judge call produced. */
@@ -176,6 +187,12 @@ export interface JudgeCall {
   modelReported: string | null;
   /** The provider's response id. */
   responseId: string | null;
+  /** The error's message (never recorded: a server may quote the evidence), or null. */
+  errorMessage: string | null;
+  /** True when the error means no later call can succeed (unsupported endpoint, refused key). */
+  fatal: boolean;
+  /** Set when the judge's 2xx body is not a System One reply at all (a web page). */
+  notAReply: NotAReply | null;
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -229,6 +246,9 @@ export async function askJudge(
     requestBytes,
     modelReported: null,
     responseId: null,
+    errorMessage: null,
+    fatal: false,
+    notAReply: null,
   };
   if (requestBytes > maxBytes) return { ...result, errorKind: "too_large" };
 
@@ -237,6 +257,8 @@ export async function askJudge(
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = performance.now();
   const remaining = (): number => deadlineMs - (performance.now() - started);
+  const deadlineText = `No answer from the judge "${judge.identity}" within the ${deadlineMs} ms ` +
+    "deadline (retries included)";
   const finish = (extra: Partial<JudgeCall>): JudgeCall => ({
     ...result,
     elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
@@ -244,15 +266,17 @@ export async function askJudge(
   });
   for (;;) {
     result.attempts++;
+    let reply: SendResult | undefined;
     try {
-      const reply = await send(built, {
-        ...(judge.apiKey !== undefined ? { apiKey: judge.apiKey } : {}),
+      reply = await send(built, {
+        apiKey: judge.apiKey,
         timeoutMs: Math.max(1, Math.ceil(remaining())),
         signal,
+        keyVariable: judge.keyVariable,
       });
       const parsed = judge.engine.parse(reply.body, questions);
       const answer = parsed.answers[request.name];
-      if (!answer) return finish({ errorKind: "malformed" });
+      if (!answer) return finish({ errorKind: "malformed", errorMessage: "answer missing" });
       return finish({
         probabilities: { ...answer.probabilities },
         modelReported: parsed.model ?? null,
@@ -260,20 +284,36 @@ export async function askJudge(
       });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      if (deadline.aborted) return finish({ errorKind: "deadline" });
-      if (error instanceof AnswerValidationError) return finish({ errorKind: "malformed" });
+      if (deadline.aborted) return finish({ errorKind: "deadline", errorMessage: deadlineText });
+      if (error instanceof AnswerValidationError) {
+        return finish({
+          errorKind: "malformed",
+          errorMessage: error.message,
+          notAReply: error.notAReply && reply
+            ? {
+              status: reply.status,
+              contentType: reply.contentType,
+              start: redact(reply.body.slice(0, 80), [judge.apiKey]),
+            }
+            : null,
+        });
+      }
       if (!(error instanceof EndpointError)) throw error;
-      if (error.kind === "timeout") return finish({ errorKind: "deadline" });
+      if (error.kind === "timeout") {
+        return finish({ errorKind: "deadline", errorMessage: deadlineText });
+      }
       if (!error.transient || result.attempts > judge.retries) {
-        return finish({ errorKind: error.kind });
+        return finish({ errorKind: error.kind, errorMessage: error.message, fatal: error.fatal });
       }
       const delay = error.retryAfterMs ?? backoffMs * 2 ** (result.attempts - 1);
-      if (delay >= remaining()) return finish({ errorKind: "deadline" });
+      if (delay >= remaining()) {
+        return finish({ errorKind: "deadline", errorMessage: deadlineText });
+      }
       try {
         await wait(delay, signal);
       } catch (waitError) {
         if (options.signal?.aborted) throw options.signal.reason ?? waitError;
-        return finish({ errorKind: "deadline" });
+        return finish({ errorKind: "deadline", errorMessage: deadlineText });
       }
     }
   }

@@ -3,38 +3,53 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import type { ErrorKind } from "../record/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
+import type { CaseError } from "./errors.ts";
 import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
-import { send, type SendOptions } from "./transport.ts";
+import { redact } from "./redact.ts";
+import { send, type SendOptions, type SendResult } from "./transport.ts";
 
 /** Options for `askCase`. */
 export interface AskOptions {
   /** Bearer key. @default undefined */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Per-request timeout in ms. @default 120000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Extra attempts after the first for transient errors (429, 529, 5xx, timeout, network). @default 2 */
-  retries?: number;
+  retries?: number | undefined;
   /** First backoff delay in ms when the server gives no Retry-After; doubles per attempt. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Caller's abort signal. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** The environment variable the key comes from, for the authentication message. @default undefined */
+  keyVariable?: string | undefined;
+}
+
+/** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
+export interface NotAReply {
+  /** HTTP status. */
+  status: number;
+  /** The `Content-Type` header, or null when absent. */
+  contentType: string | null;
+  /** The first 80 characters of the body (key redacted). */
+  start: string;
 }
 
 /** What asking one case produced. */
 export interface CaseOutcome {
   /** The parsed reply, or null on error. */
   reply: EngineReply | null;
-  /** The final error, or null. */
-  error: { kind: ErrorKind; message: string } | null;
+  /** The final error (with the HTTP status of the failed answer), or null. */
+  error: CaseError | null;
   /** True when the error means the run cannot go on (unsupported endpoint, authentication). */
   fatal: boolean;
   /** Attempts made (1 = no retry). */
   attempts: number;
   /** Latency of the last attempt that got a response, or null. */
   latencyMs: number | null;
+  /** Set when the reply is not of the engine's wire format at all (the error is `malformed`). */
+  notAReply?: NotAReply | undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -73,27 +88,39 @@ export async function askCase(
   const { retries = 2, backoffMs = 250, signal } = options;
   let attempts = 0;
   let latencyMs: number | null = null;
-  const sendOptions: SendOptions = {};
-  if (options.apiKey !== undefined) sendOptions.apiKey = options.apiKey;
-  if (options.timeoutMs !== undefined) sendOptions.timeoutMs = options.timeoutMs;
-  if (signal !== undefined) sendOptions.signal = signal;
-  if (engine.classifyError) sendOptions.classifyError = engine.classifyError.bind(engine);
+  // Built once per case, not per attempt.
+  const sendOptions: SendOptions = {
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs,
+    signal,
+    ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
+    keyVariable: options.keyVariable,
+  };
   for (;;) {
     attempts++;
+    let result: SendResult | undefined;
     try {
-      const result = await send(request, sendOptions);
+      result = await send(request, sendOptions);
       latencyMs = result.latencyMs;
       const reply = engine.parse(result.body, questions);
       return { reply, error: null, fatal: false, attempts, latencyMs };
     } catch (error) {
       if (error instanceof AnswerValidationError) {
-        return {
+        const outcome: CaseOutcome = {
           reply: null,
-          error: { kind: "malformed", message: error.message },
+          error: { kind: "malformed", message: error.message, status: null },
           fatal: false,
           attempts,
           latencyMs,
         };
+        if (error.notAReply && result !== undefined) {
+          outcome.notAReply = {
+            status: result.status,
+            contentType: result.contentType,
+            start: redact(result.body.slice(0, 80), [options.apiKey]),
+          };
+        }
+        return outcome;
       }
       if (!(error instanceof EndpointError)) throw error;
       if (error.transient && attempts <= retries) {
@@ -102,7 +129,7 @@ export async function askCase(
       }
       return {
         reply: null,
-        error: { kind: error.kind, message: error.message },
+        error: { kind: error.kind, message: error.message, status: error.status },
         fatal: error.fatal,
         attempts,
         latencyMs,
@@ -140,7 +167,7 @@ export function tryBuild(engine: Engine, input: BuildInput): EngineRequest | Cas
     if (!(error instanceof RangeError)) throw error;
     return {
       reply: null,
-      error: { kind: "limit", message: error.message },
+      error: { kind: "limit", message: error.message, status: null },
       fatal: false,
       attempts: 0,
       latencyMs: null,

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 import type { Engine, EngineErrorInfo, EngineReply } from "./engine.ts";
 import { EndpointError } from "./errors.ts";
 import { AnswerValidationError } from "./errors.ts";
@@ -74,9 +74,9 @@ export function clefUrl(base: string, model: string): string {
 /** Options of {@linkcode clefEngine}. */
 export interface ClefEngineOptions {
   /** Model id placed in the URL. @default "@cf/cloudflare/clef" */
-  model?: string;
+  model?: string | undefined;
   /** Extra headers sent with every request (never credentials). @default {} */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /**
@@ -110,6 +110,7 @@ export function clefEngine(baseUrl: string, options: ClefEngineOptions = {}): En
   const headers = { "content-type": "application/json", ...options.headers };
   return {
     name: "clef",
+    url,
     params: { url, decimals: CLEF_DECIMALS },
     calibrated: true,
     build(input) {
@@ -199,7 +200,9 @@ export function clefErrorInfo(_status: number, body: string): EngineErrorInfo | 
  */
 export function parseClefReply(body: unknown, questions: Record<string, Question>): EngineReply {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new AnswerValidationError(["reply: expected Cloudflare's {result, success} envelope"]);
+    throw new AnswerValidationError(["reply: expected Cloudflare's {result, success} envelope"], {
+      notAReply: true,
+    });
   }
   const envelope = body as { result?: unknown; success?: unknown };
   if (envelope.success === false) {
@@ -217,10 +220,12 @@ export function parseClefReply(body: unknown, questions: Record<string, Question
   if (envelope.success !== true) {
     throw new AnswerValidationError([
       `success: expected true or false, got ${JSON.stringify(envelope.success)}`,
-    ]);
+    ], { notAReply: envelope.success === undefined });
   }
   if (typeof envelope.result !== "object" || envelope.result === null) {
-    throw new AnswerValidationError(["result: expected the System One response object"]);
+    throw new AnswerValidationError(["result: expected the System One response object"], {
+      notAReply: true,
+    });
   }
   return parseSystemOneReply(envelope.result, questions, { decimals: CLEF_DECIMALS });
 }

@@ -3,7 +3,33 @@
  *
  * @module
  */
-import type { ErrorKind } from "../record/schemas.ts";
+
+/** Every kind of error a decision can fail with, in the order reports list them. */
+export const ERROR_KINDS = [
+  "authentication",
+  "invalid_request",
+  "unsupported_endpoint",
+  "rate_limited",
+  "overloaded",
+  "unavailable",
+  "timeout",
+  "network",
+  "malformed",
+  "limit",
+] as const;
+
+/** The kind of error a decision failed with (how the client classified it). */
+export type ErrorKind = typeof ERROR_KINDS[number];
+
+/** A case's failure as the client reports it. */
+export interface CaseError {
+  /** How the failure was classified. */
+  kind: ErrorKind;
+  /** What went wrong (credentials already redacted). */
+  message: string;
+  /** The HTTP status of the answer that failed, or null when no answer arrived (or none failed). */
+  status: number | null;
+}
 
 /** Kinds that are worth another attempt. */
 const TRANSIENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
@@ -45,8 +71,8 @@ export class EndpointError extends Error {
     kind: ErrorKind,
     message: string,
     options: {
-      status?: number | null;
-      retryAfterMs?: number | null;
+      status?: number | null | undefined;
+      retryAfterMs?: number | null | undefined;
       transient?: boolean | undefined;
       fatal?: boolean | undefined;
     } = {},
@@ -71,17 +97,31 @@ export class EndpointError extends Error {
   }
 }
 
+/** Options of an {@linkcode AnswerValidationError}. */
+export interface AnswerValidationOptions {
+  /**
+   * True when the body is not a reply of the engine's wire format at all (not JSON, or JSON
+   * without its envelope, such as System One's `answers`): the server is likely not a decision
+   * model. False for a reply of the right shape whose answers break the rules.
+   * @default false
+   */
+  notAReply?: boolean;
+}
+
 /** A reply was received but its answers break the wire format. */
 export class AnswerValidationError extends Error {
   /** Every problem found, each naming the question and field. */
   readonly issues: string[];
+  /** True when the body is not a reply of the engine's wire format at all. */
+  readonly notAReply: boolean;
 
   /**
    * Creates an answer validation error.
    *
    * @param issues The problems found (at least one).
+   * @param options Whether the body is not a reply of the wire format at all.
    */
-  constructor(issues: string[]) {
+  constructor(issues: string[], options: AnswerValidationOptions = {}) {
     super(
       `Cannot accept the answers: ${issues.slice(0, 3).join("; ")}${
         issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""
@@ -89,6 +129,7 @@ export class AnswerValidationError extends Error {
     );
     this.name = "AnswerValidationError";
     this.issues = issues;
+    this.notAReply = options.notAReply ?? false;
   }
 }
 

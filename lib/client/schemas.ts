@@ -8,8 +8,7 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import type { Question } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { EngineReply, NormalizedAnswer } from "./engine.ts";
 import { AnswerValidationError } from "./errors.ts";
 
@@ -128,7 +127,7 @@ export interface ParseSystemOneOptions {
    * option; nothing is renormalised.
    * @default undefined (not rounded: 1 ± 1e-3)
    */
-  decimals?: number;
+  decimals?: number | undefined;
 }
 
 /**
@@ -218,8 +217,12 @@ function looksLikeReply(body: unknown): body is SystemOneReply {
 function strictEnvelope(body: unknown): SystemOneReply {
   const envelope = SystemOneReplySchema.safeParse(body);
   if (!envelope.success) {
+    // Without an `answers` object the body is not a System One reply at all.
+    const answers = (body as { answers?: unknown } | null)?.answers;
+    const notAReply = typeof answers !== "object" || answers === null || Array.isArray(answers);
     throw new AnswerValidationError(
       envelope.error.issues.map((i) => `${i.path.join(".") || "reply"}: ${i.message}`),
+      { notAReply },
     );
   }
   return envelope.data;
@@ -398,7 +401,7 @@ export function fullParseSystemOneReply(
  *
  * @param text Body text.
  * @returns The parsed value.
- * @throws {AnswerValidationError} When the text is not JSON.
+ * @throws {AnswerValidationError} When the text is not JSON (`notAReply`).
  */
 export function parseJsonBody(text: string): unknown {
   try {
@@ -408,6 +411,6 @@ export function parseJsonBody(text: string): unknown {
       `reply: body is not valid JSON (${text.length} bytes, starts ${
         JSON.stringify(text.slice(0, 40))
       })`,
-    ]);
+    ], { notAReply: true });
   }
 }

@@ -4,16 +4,15 @@
  *
  * @module
  */
-export type {
-  DecisionRecord,
-  ErrorKind,
-  RunJson,
-  RunSession,
-  RunSpec,
-  ThresholdResult,
-} from "./schemas.ts";
+export type { DecisionRecord, RunJson, RunSession, RunSpec, ThresholdResult } from "./schemas.ts";
+export { RUN_JSON_VERSION } from "./schemas.ts";
+export * from "./decisions.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";
 export * from "./load.ts";
 export * from "./resume.ts";
 export * from "./sqlite_index.ts";
+export * from "./fs_errors.ts";
+export * from "./resume_command.ts";
+export * from "./run_dir.ts";
+export * from "./run_id.ts";

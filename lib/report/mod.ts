@@ -10,10 +10,11 @@
  */
 export * from "./format.ts";
 export * from "./tables.ts";
+export * from "./errors.ts";
+export * from "./model.ts";
 export * from "./terminal.ts";
 export * from "./markdown.ts";
 export * from "./compare.ts";
 export * from "./compare_report.ts";
 export * from "./write.ts";
-export * from "./engines.ts";
 export * from "./warnings.ts";

@@ -5,31 +5,47 @@
  * @module
  */
 import { join } from "node:path";
-import { type Dataset, loadDataset } from "../dataset/mod.ts";
-import type { Case } from "../dataset/schemas.ts";
-import { askCase, type AskOptions, tryBuild } from "../client/ask.ts";
-import { chooseParallel, FALLBACK_PARALLEL } from "../client/slots.ts";
-import type { Engine } from "../client/engine.ts";
-import { createEngine } from "../client/engines.ts";
-import { pool } from "../client/pool.ts";
-import { endpointIdentity } from "../client/url.ts";
-import { decisionRecords } from "../record/decisions.ts";
-import { fingerprint, sha256Hex } from "../record/fingerprint.ts";
-import type { LoadedRun } from "../record/load.ts";
-import { RunRecorder } from "../record/recorder.ts";
-import { answeredCases, ResumeMismatchError, specDifferences } from "../record/resume.ts";
-import type {
-  DecisionRecord,
-  RunJson,
-  RunSession,
-  RunSpec,
-  ThresholdResult,
-} from "../record/schemas.ts";
+import { type Case, type Dataset, loadDataset } from "../dataset/mod.ts";
+import {
+  askCase,
+  type AskOptions,
+  chooseParallel,
+  createEngine,
+  endpointIdentity,
+  type Engine,
+  FALLBACK_PARALLEL,
+  pool,
+  tryBuild,
+  watchReplies,
+} from "../client/mod.ts";
+import {
+  answeredCases,
+  type DecisionRecord,
+  decisionRecords,
+  DEFAULT_INDEX_PATH,
+  fingerprint,
+  indexRun,
+  type LoadedRun,
+  lockRunDir,
+  openIndex,
+  ResumeMismatchError,
+  RUN_JSON_VERSION,
+  runId,
+  type RunJson,
+  RunRecorder,
+  type RunSession,
+  type RunSpec,
+  sha256Hex,
+  specDifferences,
+  type ThresholdResult,
+} from "../record/mod.ts";
+import { buildReport, type RunReport, writeReports } from "../report/mod.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { selectCases } from "./cases.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 import { evaluateThresholds } from "./thresholds.ts";
+import { WorkflowError } from "./load.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
 export type RunEvent =
@@ -76,48 +92,55 @@ export type RunEvent =
 /** Options for `runBenchmark`. */
 export interface RunOptions {
   /** Overrides the endpoint's base URL (`--base-url`). @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the model (`--model`). @default undefined */
-  model?: string;
+  model?: string | undefined;
   /**
    * Overrides `parallel` (`--parallel N` or `--parallel auto`: the server's slot count, else 4).
    * @default undefined (the workflow's)
    */
-  parallel?: number | "auto";
+  parallel?: number | "auto" | undefined;
   /** Overrides the case limit (`--limit`). @default undefined */
-  limit?: number;
+  limit?: number | undefined;
   /** Run directory (`--out`); default `<output.dir>/<run-id>`. @default undefined */
-  outDir?: string;
+  outDir?: string | undefined;
   /** Path of the workflow file, recorded in the run. @default null */
-  workflowFile?: string | null;
+  workflowFile?: string | null | undefined;
   /**
    * Stops sending new requests when aborted (Ctrl+C); requests in flight get `graceMs` to finish,
    * then are abandoned (their cases stay unasked) and the run ends `interrupted`.
    * @default undefined
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** How long requests in flight may finish after `signal` aborts, in ms. @default 2000 */
-  graceMs?: number;
+  graceMs?: number | undefined;
   /**
    * Finish this earlier run (`--resume`): same id and directory, its answered cases kept and not
    * asked again. Refused with a `ResumeMismatchError` when the configuration differs.
    * @default undefined
    */
-  resume?: LoadedRun;
+  resume?: LoadedRun | undefined;
   /**
    * Consecutive cases failing with network errors (after their retries) that stop the run as
    * "endpoint unreachable": a dead server ends the run `incomplete` instead of failing every case.
    * @default 5
    */
-  unreachableAfter?: number;
+  unreachableAfter?: number | undefined;
   /** Receives progress events. @default undefined */
-  onEvent?: (event: RunEvent) => void;
+  onEvent?: (event: RunEvent) => void | undefined;
   /** Reads environment variables (for the API key). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
   /** Dataset directory (tests). @default the vendored one */
-  datasetDir?: string;
+  datasetDir?: string | undefined;
   /** Backoff base for retries in ms. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
+  /**
+   * The SQLite index the finished run is added to; null leaves the index alone (`--no-db`).
+   * @default "runs/decibench.db"
+   */
+  dbPath?: string | null | undefined;
+  /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
+  reports?: boolean | undefined;
 }
 
 /** The result of a run. */
@@ -138,8 +161,24 @@ export interface RunResult {
   run: RunJson;
   /** The message that ended the run early, or null. */
   fatal: string | null;
+  /**
+   * Why the run stopped early: `unreachable` (network errors in a row: resuming, once the server
+   * is up or with the right `--base-url`, finishes it), `endpoint` (a refused key or an endpoint
+   * that serves no decision model) or `not_a_server` (replies that are not System One at all);
+   * null when it did not stop early.
+   */
+  fatalKind: "unreachable" | "endpoint" | "not_a_server" | null;
   /** The dataset the run used. */
   dataset: Dataset;
+  /** The report model (summary and breakdowns, computed once) the reports were written from. */
+  report: RunReport;
+  /** The index the run was added to, or null when it was not indexed. */
+  indexed: string | null;
+  /**
+   * Why the run could not be added to the index, or null. The run directory is complete either
+   * way; the exit status does not depend on it.
+   */
+  indexError: string | null;
 }
 
 /** An endpoint ready to be asked. */
@@ -155,7 +194,7 @@ export interface PreparedEndpoint {
   /** Bearer key, when configured. Never recorded. */
   apiKey: string | undefined;
   /** True when `prepareEndpoint` started the embedded reference server for it. @default false */
-  embedded?: boolean;
+  embedded?: boolean | undefined;
   /** Stops the embedded server, when one was started. */
   close(): Promise<void>;
 }
@@ -163,11 +202,11 @@ export interface PreparedEndpoint {
 /** Options for `prepareEndpoint`. */
 export interface PrepareEndpointOptions {
   /** Overrides the base URL. @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the model. @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Reads environment variables. @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
 }
 
 /**
@@ -177,7 +216,7 @@ export interface PrepareEndpointOptions {
  * @param spec The endpoint spec.
  * @param options Overrides.
  * @returns The prepared endpoint; call `close()` when done.
- * @throws {Error} When a required key variable is unset or the URL is invalid.
+ * @throws {WorkflowError} When a required key variable is unset or the URL is invalid.
  */
 export async function prepareEndpoint(
   spec: EndpointSpec,
@@ -188,7 +227,7 @@ export async function prepareEndpoint(
   if (spec.apiKeyEnv) {
     apiKey = env(spec.apiKeyEnv) || undefined;
     if (!apiKey && spec.apiKeyRequired) {
-      throw new Error(
+      throw new WorkflowError(
         `Cannot start the run: environment variable "${spec.apiKeyEnv}" is not set; export it with the API key`,
       );
     }
@@ -200,10 +239,10 @@ export async function prepareEndpoint(
     const { startReferenceServer } = await import("../server/mod.ts");
     const server = await startReferenceServer({
       predictor: spec.reference.predictor,
-      ...(spec.reference.faults !== undefined ? { faults: spec.reference.faults } : {}),
-      ...(spec.reference.seed !== undefined ? { seed: spec.reference.seed } : {}),
-      ...(spec.reference.latencyMs !== undefined ? { latencyMs: spec.reference.latencyMs } : {}),
-      ...(apiKey !== undefined ? { apiKey } : {}),
+      faults: spec.reference.faults,
+      seed: spec.reference.seed,
+      latencyMs: spec.reference.latencyMs,
+      apiKey,
     });
     baseUrl = server.url;
     close = () => server.close();
@@ -215,21 +254,17 @@ export async function prepareEndpoint(
     return { spec, engine, baseUrl, model, apiKey, embedded, close };
   } catch (error) {
     await close();
-    throw error;
+    // A refused base URL (not http(s), credentials, unparseable) is the user's input to fix.
+    throw error instanceof TypeError ? new WorkflowError(error.message) : error;
   }
-}
-
-function runId(name: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${name}-${crypto.randomUUID().slice(0, 4)}`;
 }
 
 /** Options for `describeRun`. */
 export interface DescribeRunOptions {
   /** Workflow file path. @default null */
-  workflowFile?: string | null;
+  workflowFile?: string | null | undefined;
   /** Requests in flight. @default the workflow's (`FALLBACK_PARALLEL` when it is `"auto"`) */
-  parallel?: number;
+  parallel?: number | undefined;
 }
 
 /**
@@ -246,23 +281,16 @@ export async function describeRun(
   options: DescribeRunOptions = {},
 ): Promise<RunSpec> {
   const { dataset, cases, endpoint } = context;
-  // Engines record their endpoint URL in params (pcd and clef refuse a request without questions).
-  const request = typeof endpoint.engine.params.url === "string"
-    ? { url: endpoint.engine.params.url }
-    : endpoint.engine.build({
-      state: null,
-      questions: {},
-      model: endpoint.model,
-      stateEncoding: endpoint.spec.stateEncoding,
-    });
   const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
   // The embedded server listens on a new port each time: identify it by what answers instead.
-  const identity = reference ? embeddedIdentity(reference) : endpointIdentity(request.url);
+  const identity = reference ? embeddedIdentity(reference) : endpointIdentity(endpoint.engine.url);
   const questionsSha256 = await sha256Hex(JSON.stringify(cases.map((c) => c.questions)));
   return {
     workflow: workflow.name,
     workflow_file: options.workflowFile ?? null,
     endpoint: identity,
+    // The base URL called (no credentials, query or fragment), so `--resume DIR` can call it again.
+    base_url: reference ? null : baseUrlOf(endpoint.baseUrl),
     endpoint_name: endpoint.spec.name ?? null,
     engine: endpoint.engine.name,
     model: endpoint.model,
@@ -293,6 +321,16 @@ export async function describeRun(
   };
 }
 
+/** A base URL without credentials, query or fragment; null when it cannot be parsed. */
+function baseUrlOf(base: string): string | null {
+  try {
+    const url = new URL(base);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The endpoint identity of the embedded reference server: its predictor, and its faults and seed
  * when it injects faults (they change the answers). Stable across runs, unlike its port.
@@ -310,11 +348,6 @@ export function embeddedIdentity(
     seed: String(reference.seed ?? 0),
   });
   return `${base}?${query}`;
-}
-
-/** The metric values thresholds are checked against. */
-function metricValues(summary: Summary): Record<string, number | null> {
-  return { accuracy: summary.accuracy, kl: summary.kl, brier: summary.brier, ece: summary.ece };
 }
 
 /**
@@ -335,9 +368,9 @@ export async function runBenchmark(
   const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
   const cases = selectCases(dataset.cases, workflow.cases, options.limit);
   const endpoint = await prepareEndpoint(spec, {
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
+    baseUrl: options.baseUrl,
+    model: options.model,
+    env: options.env,
   });
   try {
     return await runPrepared(workflow, { dataset, cases, endpoint }, options);
@@ -398,21 +431,29 @@ export async function runPrepared(
   let startedAt: string;
   let sessions: RunSession[] = [];
   if (prior) {
-    const differences = specDifferences(prior.run.spec, spec);
+    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
+    for (const [caseId, records] of answeredCases(prior.records, expected)) {
+      byCase.set(caseId, records);
+    }
+    // A run with no answered case (e.g. one started with a wrong --base-url) may change endpoint.
+    const differences = specDifferences(prior.run.spec, spec, {
+      endpointMayChange: byCase.size === 0,
+    });
     if (differences.length) throw new ResumeMismatchError(prior.dir, differences);
     id = prior.run.id;
     dir = prior.dir;
     startedAt = prior.run.started_at;
     sessions = [...(prior.run.sessions ?? [])];
-    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
-    for (const [caseId, records] of answeredCases(prior.records, expected)) {
-      byCase.set(caseId, records);
-    }
   } else {
     id = runId(workflow.name, sessionStarted);
     dir = options.outDir ?? join(workflow.output.dir, id);
     startedAt = sessionStarted.toISOString();
   }
+  // One writer per run directory; a new run never lands on top of another one.
+  await using _lock = await lockRunDir(dir, {
+    fresh: !prior,
+    ...(prior ? { flag: "--resume" } : {}),
+  });
   const kept = byCase.size;
   const recorder = new RunRecorder(dir);
   if (prior) {
@@ -421,7 +462,7 @@ export async function runPrepared(
   }
   await recorder.open();
   const run: RunJson = {
-    version: 1,
+    version: RUN_JSON_VERSION,
     tool: TOOL_NAME,
     tool_version: TOOL_VERSION,
     id,
@@ -461,9 +502,11 @@ export async function runPrepared(
   if (options.signal?.aborted) onInterrupt();
   else options.signal?.addEventListener("abort", onInterrupt, { once: true });
   let fatal: string | null = null;
-  const stopRun = (message: string): void => {
+  let fatalKind: RunResult["fatalKind"] = null;
+  const stopRun = (message: string, kind: NonNullable<RunResult["fatalKind"]>): void => {
     if (fatal === null) {
       fatal = message;
+      fatalKind = kind;
       emit({ event: "fatal", message });
     }
     stopNew.abort();
@@ -475,12 +518,16 @@ export async function runPrepared(
   let networkStreak = 0;
   let modelReported: string | null = run.model_reported;
   const endpointName = endpoint.spec.name;
+  // A server answering 200 with something else (a web page) stops the run, as a 404 does.
+  const replies = watchReplies(endpoint.engine.name, spec.endpoint);
+  // The same for every case: built once.
   const askOptions: AskOptions = {
-    ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+    apiKey: endpoint.apiKey,
     timeoutMs: endpoint.spec.timeoutMs,
     retries: endpoint.spec.retries,
-    ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+    backoffMs: options.backoffMs,
     signal: abandon.signal,
+    keyVariable: endpoint.spec.apiKeyEnv,
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   try {
@@ -508,7 +555,7 @@ export async function runPrepared(
       requests += outcome.attempts;
       if (outcome.fatal) {
         // Nothing is known about this case: the run stops and the case stays unasked.
-        stopRun(outcome.error?.message ?? "fatal error");
+        stopRun(outcome.error?.message ?? "fatal error", "endpoint");
         return;
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
@@ -529,11 +576,16 @@ export async function runPrepared(
         attempts: outcome.attempts,
         latency_ms: outcome.latencyMs,
       });
+      const notAServer = replies.observe(outcome);
+      if (notAServer !== null) stopRun(notAServer, "not_a_server");
       if (outcome.error?.kind === "network") {
         networkStreak++;
         if (networkStreak >= unreachableAfter) {
+          // The last error names the URL too: keep only its reason.
+          const last = outcome.error.message.replace(/^Cannot reach "[^"]*": /, "");
           stopRun(
-            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${outcome.error.message}); start the server, then finish the run with --resume "${dir}"`,
+            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${last}); start the server or check the base URL`,
+            "unreachable",
           );
         }
       } else if (outcome.reply) networkStreak = 0;
@@ -548,7 +600,7 @@ export async function runPrepared(
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
-  const thresholds = evaluateThresholds(workflow.thresholds, metricValues(summary));
+  const thresholds = evaluateThresholds(workflow.thresholds, summary.metrics);
   const interrupted = options.signal?.aborted === true && fatal === null;
   const status: RunSession["status"] = interrupted
     ? "interrupted"
@@ -561,7 +613,7 @@ export async function runPrepared(
     ...run,
     status,
     finished_at: finished.toISOString(),
-    summary: summary as unknown as Record<string, unknown>,
+    summary,
     thresholds,
     model_reported: modelReported,
     fatal,
@@ -576,25 +628,65 @@ export async function runPrepared(
     }],
   };
   await recorder.writeRun(final);
+  const report = buildReport(final, records, dataset.info);
+  if (options.reports !== false) {
+    await writeReports({ dir, run: final, records, dataset, report });
+  }
+  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
+  let indexError: string | null = null;
+  if (dbPath !== null) {
+    // The index is secondary to the run directory: a failure to write it is reported, and the
+    // run's status and exit status do not change.
+    try {
+      const index = openIndex(dbPath);
+      try {
+        indexRun(index, final, records, { dir });
+      } finally {
+        index.close();
+      }
+    } catch (error) {
+      indexError = (error as Error).message;
+    }
+  }
   emit({ event: "summary", run_id: id, status, dir, summary, thresholds });
-  return { id, dir, status, records, summary, thresholds, run: final, fatal, dataset };
+  return {
+    id,
+    dir,
+    status,
+    records,
+    summary,
+    thresholds,
+    run: final,
+    fatal,
+    fatalKind,
+    dataset,
+    report,
+    indexed: dbPath !== null && indexError === null ? dbPath : null,
+    indexError,
+  };
 }
 
 /**
- * The exact requests a run would send, without sending anything (`--dry-run`).
+ * The exact requests a run would send, without sending anything (`--dry-run`). With `resume`,
+ * only the requests the resumed run would send: the cases without a recorded answer.
  *
  * @param workflow The workflow.
- * @param options Overrides.
- * @returns One `{url, body}` per case, in order.
+ * @param options Overrides, and the run being resumed.
+ * @returns One `{url, body}` per case to ask, in order.
  */
 export async function dryRunRequests(
   workflow: Workflow,
-  options: Pick<RunOptions, "baseUrl" | "model" | "limit" | "datasetDir"> = {},
+  options: Pick<RunOptions, "baseUrl" | "model" | "limit" | "datasetDir" | "resume"> = {},
 ): Promise<{ case: string; url: string; body: string }[]> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
   const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  let cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  if (options.resume) {
+    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
+    const answered = answeredCases(options.resume.records, expected);
+    cases = cases.filter((c) => !answered.has(c.id));
+  }
   const baseUrl = options.baseUrl ?? spec.baseUrl ?? "http://127.0.0.1:0";
   const model = options.model ?? spec.model;
   const engine = createEngine({ engine: spec.engine, baseUrl, model, headers: spec.headers });
