@@ -1,5 +1,5 @@
 /**
- * `deno task perf [--rounds N] [--parallel N] [--predictor NAME] [--only phase,fixed,result,peer,curve]`:
+ * `deno task perf [--rounds N] [--parallel N] [--predictor NAME] [--only SECTION,…]`:
  * how close decibench's time to result is to the wire, and how it compares with a Python/httpx
  * peer harness, in one run. Every figure is the median of alternated rounds with the range; the
  * reference servers run in their own processes (they share this machine's cores).
@@ -13,10 +13,14 @@
  *    time on the same server; and the wall time of a `--limit 20` smoke run.
  * 4. decibench against the peer (scripts/peer/peer.py): 400 cases, parallel 4, whole runs.
  * 5. The time-to-result curve over parallel 1…2N against a server with N slots.
+ * 6. The transport, by measurement: `fetch`, `node:http` with a keep-alive agent, undici.
+ *
+ * Sections (`--only`): phase, fixed, result, peer, curve, transport (default: all).
  *
  * @module
  */
 import { join } from "node:path";
+import process from "node:process";
 import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
 import { type Dataset, loadDataset } from "../lib/dataset/mod.ts";
@@ -25,6 +29,12 @@ import { figure, goal } from "./_perf_stats.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const WORKFLOW = join(ROOT, "workflows/llama.ts");
+
+/** CPU time (user + system) this process has used, in ms. */
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
 
 /** Wall-clock now in ms since the epoch (comparable across processes). */
 function wallNow(): number {
@@ -211,7 +221,7 @@ interface Options {
   only: Set<string>;
 }
 
-const SECTIONS = ["phase", "fixed", "result", "peer", "curve"];
+const SECTIONS = ["phase", "fixed", "result", "peer", "curve", "transport"];
 
 /** 1. The request phase: decibench in this process vs the bare loop, alternated. */
 async function requestPhase(
@@ -220,7 +230,14 @@ async function requestPhase(
   latencyMs: number,
   options: Options,
   out: string,
-): Promise<{ bare: number[]; full: number[]; ratio: number[]; requests: number }> {
+): Promise<{
+  bare: number[];
+  full: number[];
+  ratio: number[];
+  bareCpu: number[];
+  fullCpu: number[];
+  requests: number;
+}> {
   const repeat = latencyMs === 0 ? 10 : latencyMs <= 2 ? 4 : 1;
   const { parallel } = options;
   const workflow = validateWorkflow({
@@ -240,8 +257,14 @@ async function requestPhase(
   const bare: number[] = [];
   const full: number[] = [];
   const ratio: number[] = [];
+  const bareCpu: number[] = [];
+  const fullCpu: number[] = [];
   for (let r = 0; r < options.rounds; r++) {
+    const cpu0 = cpuMs();
     const bareMs = await timed(() => bareLoop(url, bodies, parallel));
+    bareCpu.push((cpuMs() - cpu0) / cases.length * 1000);
+    let cpuAnswered = 0;
+    const cpu1 = cpuMs();
     // decibench: from the call (run directory, run.json, spec and fingerprint included) to the
     // moment the last case is validated, scored and appended to decisions.jsonl.
     let answered = 0;
@@ -253,16 +276,20 @@ async function requestPhase(
       reports: false,
       dbPath: null,
       onEvent: (event) => {
-        if (event.event === "case" && event.done === event.total) answered = performance.now();
+        if (event.event === "case" && event.done === event.total) {
+          answered = performance.now();
+          cpuAnswered = cpuMs();
+        }
       },
     });
+    fullCpu.push((cpuAnswered - cpu1) / cases.length * 1000);
     if (result.summary.errors) throw new Error(`perf run had ${result.summary.errors} errors`);
     const fullMs = answered - t;
     bare.push(cases.length / (bareMs / 1000));
     full.push(cases.length / (fullMs / 1000));
     ratio.push(bareMs / fullMs);
   }
-  return { bare, full, ratio, requests: cases.length };
+  return { bare, full, ratio, bareCpu, fullCpu, requests: cases.length };
 }
 
 /** What every section needs. */
@@ -293,6 +320,12 @@ async function phaseSection(ctx: Context): Promise<void> {
       }  decibench ${figure(phase.full, { unit: " req/s" })}  ratio ${
         figure(phase.ratio, { decimals: 2 })
       }${g ? `  ${goal(phase.ratio, ">=", g[0], g[1])}` : ""}`,
+    );
+    const extra = phase.fullCpu.map((c, i) => c - (phase.bareCpu[i] as number));
+    say(
+      `      client CPU per request: bare ${figure(phase.bareCpu, { unit: " µs" })}, decibench ${
+        figure(phase.fullCpu, { unit: " µs" })
+      }, added ${figure(extra, { unit: " µs" })}`,
     );
   }
 }
@@ -425,6 +458,101 @@ async function peerSection(ctx: Context): Promise<void> {
   say(`  same accuracy, KL, Brier and ECE on every round: ${same ? "yes" : "NO"}`);
 }
 
+/** A transport under test: sends one body, resolves to the reply text. */
+type Sender = (body: string) => Promise<string>;
+
+/**
+ * The transports decibench could use, on one path (POST a body, read the reply as text):
+ * `fetch`, `node:http` with a keep-alive agent, and undici's pool (npm). Closes them at the end.
+ */
+async function transports(url: string, parallel: number): Promise<{
+  senders: Record<string, Sender>;
+  close(): Promise<void>;
+}> {
+  const http = await import("node:http");
+  const { Pool } = await import("undici");
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: parallel });
+  const pool = new Pool(target.origin, { connections: parallel });
+  const headers = { "content-type": "application/json" };
+  const senders: Record<string, Sender> = {
+    fetch: async (body) => await (await fetch(url, { method: "POST", headers, body })).text(),
+    "node:http": (body) =>
+      new Promise((resolve, reject) => {
+        const request = http.request({
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          agent,
+          headers: { ...headers, "content-length": String(new TextEncoder().encode(body).length) },
+        }, (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (text += chunk));
+          response.on("end", () => resolve(text));
+          response.on("error", reject);
+        });
+        request.on("error", reject);
+        request.end(body);
+      }),
+    undici: async (body) => {
+      const response = await pool.request({ path: target.pathname, method: "POST", headers, body });
+      return await response.body.text();
+    },
+  };
+  return {
+    senders,
+    close: async () => {
+      agent.destroy();
+      await pool.close();
+    },
+  };
+}
+
+/** 6. The transport, chosen by measurement: requests per second and client CPU per request. */
+async function transportSection(ctx: Context): Promise<void> {
+  const { options, say } = ctx;
+  const s0 = ctx.server(0);
+  const engine = systemOneEngine(s0.url);
+  const url = engine.params.url as string;
+  const bodies = Array.from({ length: 5 }, () => ctx.dataset.cases).flat().map((c) =>
+    engine.build({ state: c.state, questions: c.questions, model: "perf", stateEncoding: "json" })
+      .body
+  );
+  const { senders, close } = await transports(url, options.parallel);
+  try {
+    const rate: Record<string, number[]> = {};
+    const cpu: Record<string, number[]> = {};
+    for (let r = 0; r <= options.rounds; r++) {
+      for (const [name, sender] of Object.entries(senders)) {
+        let next = 0;
+        const cpu0 = cpuMs();
+        const ms = await timed(() =>
+          Promise.all(Array.from({ length: options.parallel }, async () => {
+            while (next < bodies.length) await sender(bodies[next++] as string);
+          }))
+        );
+        if (r === 0) continue; // warm-up round
+        (rate[name] ??= []).push(bodies.length / (ms / 1000));
+        (cpu[name] ??= []).push((cpuMs() - cpu0) / bodies.length * 1000);
+      }
+    }
+    say(
+      `\ntransport: ${bodies.length} requests per round, parallel ${options.parallel}, 0 ms server, alternated`,
+    );
+    for (const name of Object.keys(senders)) {
+      say(
+        `  ${name.padEnd(10)} ${figure(rate[name]!, { unit: " req/s" })}  client CPU ${
+          figure(cpu[name]!, { unit: " µs" })
+        } per request`,
+      );
+    }
+  } finally {
+    await close();
+  }
+}
+
 /** 5. Time to result over parallel 1…2N against a server with N slots (one round). */
 async function curveSection(ctx: Context): Promise<void> {
   const slots = 4;
@@ -505,6 +633,7 @@ async function main(): Promise<void> {
       result: resultSection,
       peer: peerSection,
       curve: curveSection,
+      transport: transportSection,
     };
     for (const name of SECTIONS) if (options.only.has(name)) await sections[name]!(ctx);
   } finally {
