@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs and is missing: tmux (live monitor in a pseudo-terminal),
-# Chromium (report screenshot), Jupyter nbconvert and Deno's Jupyter kernel (notebooks).
+# Chromium (report screenshot), Jupyter nbconvert and Deno's Jupyter kernel (notebooks), and
+# Debian's python3-httpx (the peer harness in scripts/peer, run by tests/peer_harness_test.ts).
 # Idempotent and quiet when everything is present. Needs root (or sudo) for apt-get.
 set -euo pipefail
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v jupyter-nbconvert >/dev/null 2>&1 || need+=(jupyter-nbconvert python3-ipykernel)
+/usr/bin/python3 -c "import httpx" >/dev/null 2>&1 || need+=(python3-httpx)
 if ((${#need[@]})); then
   sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi

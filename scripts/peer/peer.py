@@ -10,7 +10,8 @@ is answered, and writes summary.json at the end.
 
 Usage:
     python3 scripts/peer/peer.py --url http://127.0.0.1:8080 [--parallel 4] [--limit N]
-        [--model M] [--out DIR] [--timeout SECONDS] [--retries N] [--dataset DIR]
+        [--model M] [--out DIR] [--timeout SECONDS] [--retries N] [--backoff SECONDS]
+        [--api-key-env NAME] [--dataset DIR]
 
 Exit status: 0 when every decision was answered, 1 when any errored, 2 for bad arguments.
 Needs Debian's python3-httpx (apt-get install python3-httpx).
@@ -246,7 +247,7 @@ def summarize(records):
     }
 
 
-async def ask(client, url, body, headers, retries):
+async def ask(client, url, body, headers, retries, backoff):
     """One case: explicit, bounded retries of transient errors, honouring Retry-After."""
     attempts = 0
     while True:
@@ -270,7 +271,7 @@ async def ask(client, url, body, headers, retries):
             error = EndpointError("network", f"cannot reach {url}: {exc}"[:200])
         error.attempts = attempts
         if error.kind in TRANSIENT and attempts <= retries:
-            delay = error.retry_after if error.retry_after is not None else 0.25 * 2 ** (attempts - 1)
+            delay = error.retry_after if error.retry_after is not None else backoff * 2 ** (attempts - 1)
             await asyncio.sleep(delay)
             continue
         raise error
@@ -306,7 +307,7 @@ async def run(args):
                 answers, tokens, error = {}, None, None
                 attempts, latency = 0, None
                 try:
-                    text, attempts, latency = await ask(client, url, body, headers, args.retries)
+                    text, attempts, latency = await ask(client, url, body, headers, args.retries, args.backoff)
                     answers, tokens = parse_reply(text, questions)
                 except Malformed as exc:
                     error = {"kind": "malformed", "message": "; ".join(exc.args[0])}
@@ -353,6 +354,7 @@ def main():
     parser.add_argument("--out", default="peer-run", help="directory for decisions.jsonl, summary.json")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
     parser.add_argument("--retries", type=int, default=2, help="retries of transient errors (default 2)")
+    parser.add_argument("--backoff", type=float, default=0.25, help="first retry delay in seconds without Retry-After (default 0.25)")
     parser.add_argument("--api-key-env", default=None, help="environment variable holding a bearer key")
     parser.add_argument("--dataset", default=VENDOR, help="vendored dataset folder")
     args = parser.parse_args()
