@@ -80,7 +80,7 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
     "dry-run": { type: "boolean", help: "print every exact request body, send nothing" },
     json: {
       type: "boolean",
-      help: "one JSON event per line on stdout (start, case, fatal, summary)",
+      help: "one JSON event per line on stdout (parallel, start, case, fatal, summary)",
     },
   },
   more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
