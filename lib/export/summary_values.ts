@@ -13,8 +13,12 @@ import { METRIC_REGISTRY, type MetricDefinition } from "../metrics/registry.ts";
 /** Every registered metric, in report order (name, label, range, direction, format). */
 export const SUMMARY_METRICS: readonly MetricDefinition[] = METRIC_REGISTRY;
 
-/** What a summary may look like in either record version (only the fields read here). */
-export type SummaryLike = Readonly<Record<string, unknown>> | null | undefined;
+/** A run summary of either record version (`run.json`'s `summary`, or a `Summary`), or none. */
+export type SummaryLike = object | null | undefined;
+
+function fields(summary: SummaryLike): Readonly<Record<string, unknown>> | null {
+  return summary ? summary as Readonly<Record<string, unknown>> : null;
+}
 
 function finite(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
@@ -36,12 +40,13 @@ function finite(value: unknown): number | null {
  * ```
  */
 export function metricOf(summary: SummaryLike, name: string): number | null {
-  if (!summary) return null;
-  const metrics = summary.metrics;
+  const s = fields(summary);
+  if (!s) return null;
+  const metrics = s.metrics;
   if (typeof metrics === "object" && metrics !== null && Object.hasOwn(metrics, name)) {
     return finite((metrics as Record<string, unknown>)[name]);
   }
-  return finite(summary[name]);
+  return finite(s[name]);
 }
 
 /**
@@ -52,7 +57,7 @@ export function metricOf(summary: SummaryLike, name: string): number | null {
  * @returns `[lo, hi]`, or null when the summary has none for that metric.
  */
 export function intervalOf(summary: SummaryLike, name: string): Interval | null {
-  const intervals = summary?.intervals;
+  const intervals = fields(summary)?.intervals;
   if (typeof intervals !== "object" || intervals === null) return null;
   const value = (intervals as Record<string, unknown>)[name];
   if (!Array.isArray(value) || value.length !== 2) return null;
@@ -69,5 +74,5 @@ export function intervalOf(summary: SummaryLike, name: string): Interval | null 
  * @returns The count, or null when absent.
  */
 export function countOf(summary: SummaryLike, name: string): number | null {
-  return finite(summary?.[name]);
+  return finite(fields(summary)?.[name]);
 }
