@@ -6,9 +6,7 @@
  *
  * @module
  */
-import type { Interval } from "../metrics/mod.ts";
-// The registry is not yet re-exported by lib/metrics/mod.ts; this is the one import to change.
-import { METRIC_REGISTRY, type MetricDefinition } from "../metrics/registry.ts";
+import { type Interval, METRIC_REGISTRY, type MetricDefinition } from "../metrics/mod.ts";
 
 /** Every registered metric, in report order (name, label, range, direction, format). */
 export const SUMMARY_METRICS: readonly MetricDefinition[] = METRIC_REGISTRY;

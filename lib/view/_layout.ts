@@ -7,7 +7,8 @@
  * @module
  */
 import { html, raw } from "hono/html";
-import { interval, num, pct } from "../report/mod.ts";
+import type { MetricBase } from "../metrics/mod.ts";
+import { metricInterval, metricText } from "../report/mod.ts";
 import { intervalOf, metricOf, type SummaryLike } from "../export/mod.ts";
 
 /** A piece of escaped HTML. */
@@ -75,53 +76,20 @@ export function page(title: string, body: Html, options: PageOptions = {}): Html
 }
 
 /**
- * A metric's value as the reports print it (a percentage for accuracy-like metrics).
- *
- * @param value The value, or null.
- * @param format The metric's format.
- * @returns e.g. `74.8%`, `0.121` or `n/a`.
- */
-export function formatMetric(value: number | null, format: "percent" | "number"): string {
-  return format === "percent" ? pct(value) : num(value);
-}
-
-/**
- * A metric's interval as the reports print it.
+ * A table cell with a metric: the value as the reports print it, the raw value in `data-value`
+ * (what tests and scripts compare with run.json) and, when asked, the 95% interval under it.
  *
  * @param summary The run summary.
- * @param name Metric name.
- * @param format The metric's format.
- * @returns e.g. `[72.6, 76.8]`, or "" when none.
- */
-export function formatInterval(
-  summary: SummaryLike,
-  name: string,
-  format: "percent" | "number",
-): string {
-  return interval(intervalOf(summary, name), format === "percent");
-}
-
-/**
- * A table cell with a metric: the formatted value, the raw value in `data-value` (what tests and
- * scripts compare with run.json) and, when asked, the interval under it.
- *
- * @param summary The run summary.
- * @param name Metric name.
- * @param format The metric's format.
- * @param withInterval Show the 95% interval.
+ * @param metric The metric's definition.
+ * @param withInterval Show the interval.
  * @returns The `<td>`.
  */
-export function metricCell(
-  summary: SummaryLike,
-  name: string,
-  format: "percent" | "number",
-  withInterval = false,
-): Html {
-  const value = metricOf(summary, name);
-  const ci = withInterval ? formatInterval(summary, name, format) : "";
-  return html`<td class="n" data-metric="${name}" data-value="${
+export function metricCell(summary: SummaryLike, metric: MetricBase, withInterval = false): Html {
+  const value = metricOf(summary, metric.name);
+  const ci = withInterval ? metricInterval(metric, intervalOf(summary, metric.name)) : "";
+  return html`<td class="n" data-metric="${metric.name}" data-value="${
     value === null ? "" : String(value)
-  }">${formatMetric(value, format)}${ci ? html`<span class="ci">${ci}</span>` : ""}</td>`;
+  }">${metricText(metric, value)}${ci ? html`<span class="ci">${ci}</span>` : ""}</td>`;
 }
 
 /**

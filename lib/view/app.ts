@@ -32,7 +32,7 @@ import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
 import { parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
-import { type RunReport, runReport } from "./run_report.ts";
+import { type RunPageReport, runPageReport } from "./run_report.ts";
 import type { StateSource } from "./states.ts";
 
 /** What the routes read from. */
@@ -101,7 +101,7 @@ function runJson(entry: CatalogRun, progress?: RunProgress) {
 export function createViewApp(context: ViewContext): Hono {
   const { catalog, states } = context;
   const app = new Hono();
-  const reports = new Map<string, { version: string; report: RunReport }>();
+  const reports = new Map<string, { version: string; report: RunPageReport }>();
   const comparisons = new Map<string, RunComparison>();
 
   const htmlPage = (c: Context, body: Html, status = 200) => {
@@ -118,10 +118,10 @@ export function createViewApp(context: ViewContext): Hono {
       404,
     );
 
-  const reportOf = async (entry: CatalogRun): Promise<RunReport> => {
+  const reportOf = async (entry: CatalogRun): Promise<RunPageReport> => {
     const cached = reports.get(entry.id);
     if (cached?.version === entry.version) return cached.report;
-    const report = runReport(entry.run, await catalog.records(entry));
+    const report = runPageReport(entry.run, await catalog.records(entry));
     reports.set(entry.id, { version: entry.version, report });
     return report;
   };
@@ -221,9 +221,9 @@ export function createViewApp(context: ViewContext): Hono {
     if (!entry) return missing(c, `run "${c.req.param("id")}"`);
     const report = await reportOf(entry);
     return c.json({
-      by_type: report.byType,
-      by_workflow: report.byWorkflow,
-      by_question: report.byQuestion,
+      by_type: report.report.byType,
+      by_workflow: report.report.byWorkflow,
+      by_question: report.report.byQuestion,
     });
   });
   app.get("/api/runs/:id/errors", async (c) => {

@@ -18,9 +18,11 @@ import {
   type LoadedRun,
   loadRun,
   openIndex,
+  RUN_JSON_VERSION,
   runDecisions,
   type RunIndex,
   type RunJson,
+  upgradeRunJson,
 } from "../record/mod.ts";
 import { TOOL_NAME } from "../version.ts";
 
@@ -141,8 +143,8 @@ export class RunCatalog {
         finished_at FROM runs`,
     ).all() as Record<string, SQLInputValue>[];
     for (const r of rows) {
-      runs.set(String(r.id), {
-        version: 1,
+      const json = {
+        version: 1, // upgraded below when the index holds a version 1 summary
         tool: TOOL_NAME,
         tool_version: String(r.tool_version),
         id: String(r.id),
@@ -154,7 +156,9 @@ export class RunCatalog {
         thresholds: JSON.parse(String(r.thresholds)),
         model_reported: r.model_reported === null ? null : String(r.model_reported),
         fatal: null,
-      });
+      };
+      if (json.summary && "metrics" in json.summary) json.version = RUN_JSON_VERSION;
+      runs.set(json.id, upgradeRunJson(json) as RunJson);
     }
     return runs;
   }
@@ -168,7 +172,7 @@ export class RunCatalog {
     if (cached?.stamp !== runStamp) {
       let run: RunJson | null = null;
       try {
-        const value = JSON.parse(await Deno.readTextFile(path));
+        const value = upgradeRunJson(JSON.parse(await Deno.readTextFile(path)));
         run = looksLikeRun(value) ? value : null;
       } catch {
         run = null; // a foreign or half-written file: not a run

@@ -9,11 +9,11 @@
 import type { Case } from "../dataset/mod.ts";
 import { metricOf, SUMMARY_METRICS } from "../export/mod.ts";
 import type { PairedRow } from "../metrics/mod.ts";
-import { interval, num, pct, type RunComparison } from "../report/mod.ts";
+import { interval, metricText, num, pct, type RunComparison } from "../report/mod.ts";
 import type { CatalogRun } from "./catalog.ts";
 import type { Flip } from "./compare.ts";
 import { distributionTable, optionOrder, outcomeOf, stateBlock } from "./decision_html.ts";
-import { decisionHref, formatMetric, type Html, html, notice, page, runHref } from "./_layout.ts";
+import { decisionHref, type Html, html, notice, page, runHref } from "./_layout.ts";
 
 /** A page of flipped decisions. */
 export interface FlipPage {
@@ -214,13 +214,13 @@ export function comparePage(m: CompareModel): Html {
         return html`
           <tr>
             <th scope="row">${metric.label}</th>
-            <td class="n" data-value="${va === null ? "" : String(va)}">${formatMetric(
+            <td class="n" data-value="${va === null ? "" : String(va)}">${metricText(
+              metric,
               va,
-              metric.format,
             )}</td>
-            <td class="n" data-value="${vb === null ? "" : String(vb)}">${formatMetric(
+            <td class="n" data-value="${vb === null ? "" : String(vb)}">${metricText(
+              metric,
               vb,
-              metric.format,
             )}</td>
           </tr>
         `;

@@ -5,17 +5,15 @@
  *
  * @module
  */
-import { countOf, metricOf, SUMMARY_METRICS } from "../export/mod.ts";
+import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "../export/mod.ts";
 import { rating } from "../metrics/mod.ts";
-import { breakdownData, num, type TableData } from "../report/mod.ts";
+import { breakdownData, metricInterval, metricText, num, type TableData } from "../report/mod.ts";
 import type { CatalogRun, RunProgress } from "./catalog.ts";
 import type { ErrorGroup, Facets } from "./explorer.ts";
 import { CONFIDENT_MISTAKES, explorerHref, filterForm } from "./page_explorer.ts";
-import type { RunReport } from "./run_report.ts";
+import type { RunPageReport } from "./run_report.ts";
 import {
   decisionHref,
-  formatInterval,
-  formatMetric,
   type Html,
   html,
   notice,
@@ -30,7 +28,7 @@ export interface RunModel {
   /** The run. */
   entry: CatalogRun;
   /** Breakdowns and charts. */
-  report: RunReport;
+  report: RunPageReport;
   /** Errors by kind. */
   errors: ErrorGroup[];
   /** Filter choices. */
@@ -125,15 +123,15 @@ export function runPage(m: RunModel): Html {
       <div class="cards">
     ${card(
       "rating",
-      s && answered !== null ? rating({ answered, accuracy: accuracy ?? 0 }) : "—",
+      s && answered !== null ? rating({ answered, metrics: { accuracy } }) : "—",
       `status ${run.status}`,
     )}
     ${SUMMARY_METRICS.map((metric) => {
       const value = metricOf(s, metric.name);
-      const ci = formatInterval(s, metric.name, metric.format);
+      const ci = metricInterval(metric, intervalOf(s, metric.name));
       return card(
         metric.label,
-        formatMetric(value, metric.format),
+        metricText(metric, value),
         ci ? `95% CI ${ci}` : "",
         html`
           data-metric="${metric.name}" data-value="${value === null ? "" : String(value)}"
@@ -223,11 +221,11 @@ ${
     }
 </div></section>`
     : "";
-  const tables = report.byWorkflow.length
+  const tables = report.report.byWorkflow.length
     ? html`<section aria-labelledby="tables-h"><h2 id="tables-h">By lane, question and type</h2>
-${dataTable("By workflow (lane)", breakdownData(report.byWorkflow), "by-workflow")}
-${dataTable("By question", breakdownData(report.byQuestion), "by-question")}
-${dataTable("By question type", breakdownData(report.byType), "by-type")}</section>`
+${dataTable("By workflow (lane)", breakdownData(report.report.byWorkflow), "by-workflow")}
+${dataTable("By question", breakdownData(report.report.byQuestion), "by-question")}
+${dataTable("By question type", breakdownData(report.report.byType), "by-type")}</section>`
     : "";
   const errorSection =
     html`<section aria-labelledby="errors-h"><h2 id="errors-h">Errors by kind</h2>${

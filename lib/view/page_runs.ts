@@ -8,7 +8,6 @@
 import { metricOf, SUMMARY_METRICS } from "../export/mod.ts";
 import type { CatalogRun, RunProgress } from "./catalog.ts";
 import {
-  formatInterval,
   type Html,
   html,
   metricCell,
@@ -213,17 +212,7 @@ export function runsPage(
 <td>${progressCell(entry, progress.get(entry.id))}</td>
 <td><time datetime="${run.started_at}">${shortTime(run.started_at)}</time></td>
 <td class="n">${decisions}</td>
-${
-      metrics.map((m) =>
-        metricCell(
-          run.summary,
-          m.name,
-          m.format,
-          m.name === "accuracy" &&
-            formatInterval(run.summary, m.name, m.format) !== "",
-        )
-      )
-    }
+${metrics.map((m) => metricCell(run.summary, m, m.format === "percent"))}
 </tr>`;
   });
   const table = html`

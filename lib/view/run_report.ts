@@ -1,23 +1,27 @@
 /**
- * What a run's page shows beyond run.json: the breakdowns by type, workflow (lane) and question
- * with their seeded intervals (the same seed, hence the same figures, as report.html) and the
- * report's charts, drawn by Observable Plot on the server as report.html draws them.
+ * What a run's page shows beyond run.json: the report model of lib/report (the breakdowns by
+ * type, workflow and question, computed once with the run's seed, so the figures equal
+ * report.html's) and the report's charts, drawn by Observable Plot on the server as report.html
+ * draws them.
  *
  * @module
  */
-import { breakdown, type BreakdownRow, reliabilityTable } from "../metrics/mod.ts";
+import { DATASET_URL, type DatasetInfo } from "../dataset/mod.ts";
+import { reliabilityTable } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
-import { accuracyChart, confidenceHistogram, reliabilityChart } from "../report/mod.ts";
+import {
+  accuracyChart,
+  buildReport,
+  confidenceHistogram,
+  reliabilityChart,
+  type RunReport,
+} from "../report/mod.ts";
 
-/** A run's breakdowns and charts. */
-export interface RunReport {
-  /** By question type. */
-  byType: BreakdownRow[];
-  /** By workflow (lane). */
-  byWorkflow: BreakdownRow[];
-  /** By question (`workflow/question`). */
-  byQuestion: BreakdownRow[];
-  /** The charts as SVG text. */
+/** A run's report model and its charts. */
+export interface RunPageReport {
+  /** The report model (summary and breakdowns). */
+  report: RunReport;
+  /** The charts as SVG text ("" when the run has no decisions). */
   charts: {
     /** Accuracy by workflow. */
     byWorkflow: string;
@@ -33,26 +37,31 @@ export interface RunReport {
 }
 
 /**
- * Computes a run's breakdowns and draws its charts.
+ * Builds a run's report model and draws its charts.
  *
  * @param run The run record (its spec's seed seeds the intervals).
  * @param records Its decisions.
- * @returns The breakdowns and charts (empty breakdowns when there are no decisions).
+ * @returns The report model and the charts.
  */
-export function runReport(run: RunJson, records: readonly DecisionRecord[]): RunReport {
-  const seed = run.spec.seed;
-  const byType = breakdown(records, "type", { seed });
-  const byWorkflow = breakdown(records, "workflow", { seed });
-  const byQuestion = breakdown(records, "question", { seed });
+export function runPageReport(run: RunJson, records: readonly DecisionRecord[]): RunPageReport {
+  const spec = run.spec;
+  const info: DatasetInfo = {
+    dataset: spec.dataset,
+    revision: spec.revision,
+    license: spec.license,
+    split: spec.split === "train" ? "train" : "test",
+    url: DATASET_URL,
+    sha256: "",
+    rows: spec.cases,
+  };
+  const report = buildReport(run, records, info);
   const empty = records.length === 0;
   return {
-    byType,
-    byWorkflow,
-    byQuestion,
+    report,
     charts: {
-      byWorkflow: empty ? "" : accuracyChart(byWorkflow),
-      byType: empty ? "" : accuracyChart(byType),
-      byQuestion: empty ? "" : accuracyChart(byQuestion, { width: 1000 }),
+      byWorkflow: empty ? "" : accuracyChart(report.byWorkflow),
+      byType: empty ? "" : accuracyChart(report.byType),
+      byQuestion: empty ? "" : accuracyChart(report.byQuestion, { width: 1000 }),
       reliability: empty ? "" : reliabilityChart(reliabilityTable(records)),
       histogram: empty ? "" : confidenceHistogram(records),
     },
