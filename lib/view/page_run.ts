@@ -68,9 +68,22 @@ function card(label: string, value: string, extra: string, attrs: Html | string 
   `;
 }
 
-function figure(svg: string, caption: string): Html {
+/**
+ * A chart in a figure. The SVG becomes one image named by its caption (`role="img"`), and the
+ * per-mark `aria-label`s Observable Plot puts on its groups and shapes (which ARIA does not allow
+ * on a bare `g` or `rect`) are dropped: the caption and the tables beside the chart carry its
+ * content.
+ *
+ * @param svg The chart.
+ * @param caption Its caption.
+ * @param id The caption's id.
+ */
+function figure(svg: string, caption: string, id: string): Html {
   if (!svg) return html``;
-  return html`<figure>${raw(svg)}<figcaption>${caption}</figcaption></figure>`;
+  const image = svg
+    .replace(/\saria-label="[^"]*"/g, "")
+    .replace(/<svg\b/, `<svg role="img" aria-labelledby="${id}"`);
+  return html`<figure>${raw(image)}<figcaption id="${id}">${caption}</figcaption></figure>`;
 }
 
 /**
@@ -202,21 +215,29 @@ ${filterForm(entry.id, m.facets, {}, "dataset")}</section>`;
   const charts = report.charts.byWorkflow
     ? html`<section aria-labelledby="charts-h"><h2 id="charts-h">Charts</h2>
 <div class="grid">
-${figure(report.charts.byWorkflow, "Accuracy by workflow with 95% intervals")}
-${figure(report.charts.byType, "Accuracy by question type with 95% intervals")}
+${figure(report.charts.byWorkflow, "Accuracy by workflow with 95% intervals", "chart-workflow")}
+${figure(report.charts.byType, "Accuracy by question type with 95% intervals", "chart-type")}
 </div>
-${figure(report.charts.byQuestion, "Accuracy by question (workflow/question) with 95% intervals")}
+${
+      figure(
+        report.charts.byQuestion,
+        "Accuracy by question (workflow/question) with 95% intervals",
+        "chart-question",
+      )
+    }
 <div class="grid">
 ${
       figure(
         report.charts.reliability,
         "Reliability diagram: accuracy per confidence bin (bars), mean confidence against accuracy (dots sized by decisions); the dashed diagonal is perfect calibration",
+        "chart-reliability",
       )
     }
 ${
       figure(
         report.charts.histogram,
         "Confidence histogram of answered decisions: correct (green) and wrong (red)",
+        "chart-histogram",
       )
     }
 </div></section>`
