@@ -165,6 +165,7 @@ export {
 export {
   type CaseError,
   type CaseOutcome,
+  ENGINE_NAMES,
   type EngineReply,
   ERROR_KINDS,
   type ErrorKind,

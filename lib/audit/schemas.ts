@@ -9,29 +9,20 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import type { ErrorKind } from "../client/mod.ts";
-import { ErrorKindSchema } from "../record/mod.ts";
-
+import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
 import {
+  AUDIT_SETS,
   type AuditSet,
-  AuditSetSchema,
-  type EvidenceScope,
-  EvidenceScopeSchema,
-} from "../workflow/mod.ts";
-
-// The `audits` field of a workflow file is part of the workflow's schema; re-exported here for
-// the audit module's files.
-export {
-  AuditCheckSchema,
-  AuditSetSchema,
-  AuditsSpecSchema,
   CHECK_ID_PATTERN,
   checkName,
-  EvidenceScopeSchema,
-  JudgeReferenceSchema,
-  JudgeSpecSchema,
+  EVIDENCE_SCOPES,
+  type EvidenceScope,
   UNCLEAR,
 } from "../workflow/mod.ts";
+
+// The `audits` field of a workflow file is part of the workflow's schema (lib/workflow); its
+// names are re-exported here for the audit module's files.
+export { CHECK_ID_PATTERN, checkName, UNCLEAR };
 export type {
   AuditCheck,
   AuditSet,
@@ -43,6 +34,10 @@ export type {
   JudgeSpec,
   JudgeSpecInput,
 } from "../workflow/mod.ts";
+
+const AuditSetSchema = z.enum(AUDIT_SETS);
+const EvidenceScopeSchema = z.enum(EVIDENCE_SCOPES);
+const ErrorKindSchema = z.enum(ERROR_KINDS);
 
 /** One message of a conversation. Only an assistant's `content` is ever sent to a judge. */
 export const TranscriptMessageSchema = z.object({

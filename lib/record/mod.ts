@@ -5,7 +5,7 @@
  * @module
  */
 export type { DecisionRecord, RunJson, RunSession, RunSpec, ThresholdResult } from "./schemas.ts";
-export { ErrorKindSchema, RUN_JSON_VERSION } from "./schemas.ts";
+export { RUN_JSON_VERSION } from "./schemas.ts";
 export * from "./decisions.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { type QuestionType, QuestionTypeSchema } from "../dataset/mod.ts";
+import { QUESTION_TYPES, type QuestionType } from "../dataset/mod.ts";
 import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
 
@@ -23,7 +23,7 @@ export const DecisionRecordSchema = z.object({
   /** Question name. */
   question: z.string(),
   /** Question type. */
-  type: QuestionTypeSchema,
+  type: z.enum(QUESTION_TYPES),
   /** The distribution scored, keyed in option order, or null on error. */
   predicted: z.record(z.string(), z.number()).nullable(),
   /** The predicted answer (argmax, first listed wins a tie), or null. */
