@@ -7,7 +7,9 @@
  * revision, status, headline metrics, summary and spec as JSON, started/finished, directory) and
  * `decisions` (run id plus every `decisions.jsonl` field; distributions as JSON text, booleans as
  * 0/1, the error as `error_kind` and `error_message`, any other field of the record as JSON in
- * `extra`).
+ * `extra`). An index by run covers the columns a decision filter reads (workflow, question,
+ * type, correct, error kind, confidence, case), so counting or paging a large run's decisions
+ * (`deno task view`) reads the index, not the rows.
  *
  * @example
  * ```ts
@@ -90,6 +92,8 @@ CREATE TABLE IF NOT EXISTS decisions (
   PRIMARY KEY (run_id, endpoint, case_id, question)
 );
 CREATE INDEX IF NOT EXISTS decisions_by_case ON decisions (case_id, question);
+CREATE INDEX IF NOT EXISTS decisions_by_run ON decisions
+  (run_id, workflow, question, type, correct, error_kind, confidence, case_id);
 `;
 
 /** An open index. */

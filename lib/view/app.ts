@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Case } from "../dataset/mod.ts";
@@ -20,6 +21,7 @@ import {
   CONFIDENT_MISTAKE,
   countDecisions,
   errorGroups,
+  type Facets,
   facets as facetsOf,
   findDecision,
   parseQuery,
@@ -118,6 +120,14 @@ export function createViewApp(context: ViewContext): Hono {
       404,
     );
 
+  const facetCache = new Map<string, { version: string; facets: Facets }>();
+  const facetsCached = (entry: CatalogRun, db: DatabaseSync): Facets => {
+    const cached = facetCache.get(entry.id);
+    if (cached?.version === entry.version) return cached.facets;
+    const facets = facetsOf(db, entry.id);
+    facetCache.set(entry.id, { version: entry.version, facets });
+    return facets;
+  };
   const reportOf = async (entry: CatalogRun): Promise<RunPageReport> => {
     const cached = reports.get(entry.id);
     if (cached?.version === entry.version) return cached.report;
@@ -186,7 +196,7 @@ export function createViewApp(context: ViewContext): Hono {
         entry,
         report: await reportOf(entry),
         errors: errorGroups(db, entry.id),
-        facets: facetsOf(db, entry.id),
+        facets: facetsCached(entry, db),
         confidentMistakes: mistakes,
         progress: await catalog.progress(entry),
         hasReport,
@@ -259,7 +269,7 @@ export function createViewApp(context: ViewContext): Hono {
       c,
       explorerPage({
         entry,
-        facets: facetsOf(db, entry.id),
+        facets: facetsCached(entry, db),
         filter: parsed.filter,
         order: parsed.page.order,
         result,

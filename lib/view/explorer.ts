@@ -239,25 +239,33 @@ export interface DecisionPage {
  * @param page Page, size and order.
  * @returns The page.
  */
-export function queryDecisions(db: DatabaseSync, where: SqlWhere, page: PageRequest): DecisionPage {
+export function queryDecisions(
+  db: DatabaseSync,
+  where: SqlWhere,
+  page: PageRequest,
+): DecisionPage {
   const total = countDecisions(db, where);
   const pages = Math.max(1, Math.ceil(total / page.perPage));
   const current = Math.min(page.page, pages);
   const order = page.order === "confidence"
     ? "confidence IS NULL, confidence DESC, rowid"
     : "rowid";
+  // The page's row ids first (the indexes by run and by run and confidence serve the order),
+  // then only those rows: a large run is never sorted or read whole.
+  const ids = (db.prepare(
+    `SELECT rowid AS id FROM decisions WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+  ).all(...where.params, page.perPage, (current - 1) * page.perPage) as { id: number }[])
+    .map((r) => Number(r.id));
   const rows = db.prepare(
-    `SELECT * FROM decisions WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-  ).all(...where.params, page.perPage, (current - 1) * page.perPage) as Record<
-    string,
-    SQLInputValue
-  >[];
+    "SELECT rowid AS id, * FROM decisions WHERE rowid IN (SELECT value FROM json_each(?))",
+  ).all(JSON.stringify(ids)) as Record<string, SQLInputValue>[];
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
   return {
     total,
     page: current,
     perPage: page.perPage,
     pages,
-    decisions: rows.map(decisionFromRow),
+    decisions: ids.map((id) => decisionFromRow(byId.get(id) as Record<string, SQLInputValue>)),
   };
 }
 
