@@ -109,7 +109,9 @@ function looksLikeRun(value: unknown): value is RunJson {
 
 /** The runs of an index and a runs folder. */
 export class RunCatalog {
+  /** The SQLite index (`""`: none). */
   readonly dbPath: string;
+  /** The runs folder (`""`: none). */
   readonly runsDir: string;
   #index: RunIndex | null = null;
   #runJson = new Map<string, { stamp: string; run: RunJson | null }>();
