@@ -34,6 +34,7 @@ import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
 import { parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
+import type { ReportWorker } from "./report_worker.ts";
 import { type RunPageReport, runPageReport } from "./run_report.ts";
 import type { StateSource } from "./states.ts";
 
@@ -43,6 +44,8 @@ export interface ViewContext {
   catalog: RunCatalog;
   /** The states of the cases. */
   states: StateSource;
+  /** Computes run page reports off the request path; without one, the request computes it. */
+  reports?: ReportWorker | undefined;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -131,7 +134,10 @@ export function createViewApp(context: ViewContext): Hono {
   const reportOf = async (entry: CatalogRun): Promise<RunPageReport> => {
     const cached = reports.get(entry.id);
     if (cached?.version === entry.version) return cached.report;
-    const report = runPageReport(entry.run, await catalog.records(entry));
+    const records = await catalog.records(entry);
+    const report = context.reports
+      ? await context.reports.compute(entry.run, records)
+      : runPageReport(entry.run, records);
     reports.set(entry.id, { version: entry.version, report });
     return report;
   };
@@ -231,9 +237,9 @@ export function createViewApp(context: ViewContext): Hono {
     if (!entry) return missing(c, `run "${c.req.param("id")}"`);
     const report = await reportOf(entry);
     return c.json({
-      by_type: report.report.byType,
-      by_workflow: report.report.byWorkflow,
-      by_question: report.report.byQuestion,
+      by_type: report.byType,
+      by_workflow: report.byWorkflow,
+      by_question: report.byQuestion,
     });
   });
   app.get("/api/runs/:id/errors", async (c) => {

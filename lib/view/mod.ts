@@ -22,4 +22,5 @@ export * from "./states.ts";
 export * from "./explorer.ts";
 export * from "./compare.ts";
 export * from "./run_report.ts";
+export * from "./report_worker.ts";
 export * from "./assets.ts";

@@ -242,11 +242,11 @@ ${
     }
 </div></section>`
     : "";
-  const tables = report.report.byWorkflow.length
+  const tables = report.byWorkflow.length
     ? html`<section aria-labelledby="tables-h"><h2 id="tables-h">By lane, question and type</h2>
-${dataTable("By workflow (lane)", breakdownData(report.report.byWorkflow), "by-workflow")}
-${dataTable("By question", breakdownData(report.report.byQuestion), "by-question")}
-${dataTable("By question type", breakdownData(report.report.byType), "by-type")}</section>`
+${dataTable("By workflow (lane)", breakdownData(report.byWorkflow), "by-workflow")}
+${dataTable("By question", breakdownData(report.byQuestion), "by-question")}
+${dataTable("By question type", breakdownData(report.byType), "by-type")}</section>`
     : "";
   const errorSection =
     html`<section aria-labelledby="errors-h"><h2 id="errors-h">Errors by kind</h2>${

@@ -7,20 +7,23 @@
  * @module
  */
 import { DATASET_URL, type DatasetInfo } from "../dataset/mod.ts";
-import { reliabilityTable } from "../metrics/mod.ts";
+import { type BreakdownRow, reliabilityTable } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import {
   accuracyChart,
   buildReport,
   confidenceHistogram,
   reliabilityChart,
-  type RunReport,
 } from "../report/mod.ts";
 
-/** A run's report model and its charts. */
+/** A run's breakdowns (from the report model) and its charts. */
 export interface RunPageReport {
-  /** The report model (summary and breakdowns). */
-  report: RunReport;
+  /** Breakdown by question type. */
+  byType: BreakdownRow[];
+  /** Breakdown by workflow (lane). */
+  byWorkflow: BreakdownRow[];
+  /** Breakdown by question (`workflow/question`). */
+  byQuestion: BreakdownRow[];
   /** The charts as SVG text ("" when the run has no decisions). */
   charts: {
     /** Accuracy by workflow. */
@@ -37,11 +40,11 @@ export interface RunPageReport {
 }
 
 /**
- * Builds a run's report model and draws its charts.
+ * Computes a run's breakdowns through the report model and draws its charts.
  *
  * @param run The run record (its spec's seed seeds the intervals).
  * @param records Its decisions.
- * @returns The report model and the charts.
+ * @returns The breakdowns and the charts.
  */
 export function runPageReport(run: RunJson, records: readonly DecisionRecord[]): RunPageReport {
   const spec = run.spec;
@@ -57,7 +60,9 @@ export function runPageReport(run: RunJson, records: readonly DecisionRecord[]):
   const report = buildReport(run, records, info);
   const empty = records.length === 0;
   return {
-    report,
+    byType: report.byType,
+    byWorkflow: report.byWorkflow,
+    byQuestion: report.byQuestion,
     charts: {
       byWorkflow: empty ? "" : accuracyChart(report.byWorkflow),
       byType: empty ? "" : accuracyChart(report.byType),

@@ -7,6 +7,7 @@
  */
 import { RunCatalog } from "./catalog.ts";
 import { createViewApp } from "./app.ts";
+import { ReportWorker } from "./report_worker.ts";
 import { StateSource } from "./states.ts";
 
 /** Options for {@linkcode startView}. */
@@ -74,7 +75,8 @@ export function startView(options: ViewOptions = {}): Promise<ViewServer> {
   const hostname = options.hostname ?? "127.0.0.1";
   const catalog = new RunCatalog({ dbPath: options.dbPath, runsDir: options.runsDir });
   const states = new StateSource({ datasetDir: options.datasetDir });
-  const app = createViewApp({ catalog, states });
+  const reports = new ReportWorker();
+  const app = createViewApp({ catalog, states, reports });
   const loopback = isLoopback(hostname);
   return new Promise((resolve, reject) => {
     try {
@@ -107,7 +109,10 @@ export function startView(options: ViewOptions = {}): Promise<ViewServer> {
       });
       const addr = server.addr as Deno.NetAddr;
       const shown = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-      const finished = server.finished.then(() => catalog.close());
+      const finished = server.finished.then(() => {
+        reports.close();
+        catalog.close();
+      });
       resolve({
         url: `http://${shown}:${addr.port}`,
         hostname: addr.hostname,
@@ -119,6 +124,7 @@ export function startView(options: ViewOptions = {}): Promise<ViewServer> {
         },
       });
     } catch (error) {
+      reports.close();
       catalog.close();
       reject(error);
     }
