@@ -44,7 +44,17 @@ async function setUp(): Promise<Fixture> {
   const tmp = await Deno.makeTempDir({ prefix: "decibench-view-api-" });
   const runs = join(tmp, "runs");
   const full = await benchRun(runs, "fitted-full");
-  const prior = await benchRun(runs, "prior-100", { predictor: "prior", limit: 100 });
+  // The prior predictor behind a faulty server, with one threshold it fails and one it passes.
+  const prior = await benchRun(runs, "prior-100", {
+    predictor: "prior",
+    limit: 100,
+    reference: { faults: "http500=0.1" },
+    retries: 0,
+    thresholds: [
+      { metric: "accuracy", op: ">=", limit: 0.9 },
+      { metric: "kl", op: "<=", limit: 1 },
+    ],
+  });
   const loose = await benchRun(runs, "fitted-40-no-db", { limit: 40, db: null });
   const old = await writeVersion1(loose, join(runs, "old-format"));
   const view = await startView({ port: 0, dbPath: join(runs, "decibench.db"), runsDir: runs });
@@ -193,6 +203,41 @@ Deno.test("`deno task view` shows the numbers of run.json on every page and in i
       ["outcome=error", (r) => r.error !== null],
       ["", () => true],
     ];
+
+    await t.step(
+      "thresholds show pass and fail; errors by kind count decisions.jsonl's",
+      async () => {
+        const doc = dom((await getHtml(f.view, `/runs/${f.prior.run.id}`)).text);
+        assert.deepEqual(
+          tableRows(doc, "thresholds"),
+          f.prior.run.thresholds.map((th) => [
+            th.metric,
+            `${th.op} ${th.limit}`,
+            th.value === null ? "n/a" : th.value.toFixed(3),
+            th.pass ? "pass" : "fail",
+          ]),
+        );
+        assert.deepEqual(f.prior.run.thresholds.map((th) => th.pass), [false, true]);
+        const failed = (await readDecisions(join(f.prior.dir, "decisions.jsonl"))).filter((r) =>
+          r.error
+        );
+        assert.ok(failed.length > 0, "the faults failed some decisions");
+        const api = await getJson(f.view, `/api/runs/${f.prior.run.id}/errors`);
+        assert.deepEqual(api.body.errors, [{
+          kind: "unavailable",
+          count: failed.length,
+          examples: failed.slice(0, 3).map((r) => ({
+            case: r.case,
+            question: r.question,
+            message: r.error!.message,
+          })),
+        }]);
+        assert.deepEqual(tableRows(doc, "errors")[0]?.slice(0, 2), [
+          "unavailable",
+          String(failed.length),
+        ]);
+      },
+    );
 
     await t.step("the explorer's counts and pages equal decisions.jsonl", async (t) => {
       for (const [query, keep] of filters) {

@@ -67,6 +67,8 @@ Deno.test("the view works in headless Chromium with the keyboard alone", async (
     await page.setViewport({ width: 1280, height: 800 });
     page.setDefaultTimeout(30_000);
     const base = view.url;
+    const requested: string[] = [];
+    page.on("request", (request) => void requested.push(request.url()));
 
     await t.step("a running run shows its progress moving, then its results", async () => {
       slow = spawnScript("bench.ts", [
@@ -213,6 +215,15 @@ Deno.test("the view works in headless Chromium with the keyboard alone", async (
         await checkPage(page, "explorer");
       },
     );
+
+    await t.step("every request the pages made went to the view itself (no CDN)", () => {
+      assert.ok(requested.length > 10);
+      assert.deepEqual(requested.filter((u) => !u.startsWith(`${base}/`)), []);
+      assert.ok(requested.includes(`${base}/assets/view.css`));
+      assert.ok(
+        requested.some((u) => u.startsWith(`${base}/api/runs/`) && u.endsWith("/progress")),
+      );
+    });
 
     await t.step("the skip link is the first stop and moves focus to the content", async () => {
       await page.goto(`${base}/`);

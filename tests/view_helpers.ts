@@ -29,6 +29,8 @@ export interface BenchRunOptions {
   reference?: Record<string, unknown>;
   /** `retries` of the endpoint. @default 2 */
   retries?: number;
+  /** Workflow thresholds, e.g. `[{ metric: "accuracy", op: ">=", limit: 0.9 }]`. @default [] */
+  thresholds?: { metric: string; op: string; limit: number }[];
 }
 
 /**
@@ -48,7 +50,10 @@ export async function benchRun(
   const dir = join(runs, name);
   const predictor = options.predictor ?? "fitted";
   const args: string[] = [];
-  if (predictor !== "fitted" || options.reference || options.retries !== undefined) {
+  if (
+    predictor !== "fitted" || options.reference || options.retries !== undefined ||
+    options.thresholds
+  ) {
     const file = join(runs, `${name}.workflow.ts`);
     const reference = { predictor, ...options.reference };
     await Deno.writeTextFile(
@@ -63,6 +68,7 @@ export async function benchRun(
             retries: options.retries ?? 2,
           },
           parallel: 8,
+          thresholds: options.thresholds ?? [],
         })
       };\n`,
     );
