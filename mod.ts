@@ -170,6 +170,7 @@ export {
   ERROR_KINDS,
   type ErrorKind,
   type NormalizedAnswer,
+  type NotAReply,
 } from "./lib/client/mod.ts";
 export {
   type Distributions,

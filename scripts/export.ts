@@ -8,23 +8,61 @@
  * @module
  */
 import { join } from "node:path";
-import { parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { EXPORT_FORMATS, exportFormat, writeExport } from "../lib/export/mod.ts";
-import { type LoadedRun, loadRun } from "../lib/record/mod.ts";
+import { fsErrorMessage, type LoadedRun, loadRun } from "../lib/record/mod.ts";
 
-const USAGE = `usage: deno task export RUN [--format ${
-  EXPORT_FORMATS.map((f) => f.name).join("|")
-}] [--out PATH] [--trained-on-train yes|no] [--model-id DEVELOPER/MODEL] [--source-url URL]`;
-
-const HELP = [
-  USAGE,
-  "",
-  "Formats:",
-  ...EXPORT_FORMATS.map((f) => `  ${f.name.padEnd(16)} ${f.description}`),
-  "",
-  "RUN is a run directory or a run id under runs/. Without --out the files go to RUN/export/.",
-].join("\n");
+const COMMAND: CommandSpec = {
+  name: "export",
+  args: "RUN",
+  summary:
+    `Writes a run in a format the field shares. RUN is a run directory or a run id under runs/.
+Without --out the files go to RUN/export/.`,
+  options: {
+    format: {
+      type: "string",
+      value: "FORMAT",
+      help: [
+        "the format (default csv):",
+        ...EXPORT_FORMATS.map((f) => `  ${f.name}: ${f.description}`),
+      ].join("\n"),
+    },
+    out: {
+      type: "string",
+      value: "PATH",
+      help:
+        "the file to write (eval-results, csv; - for stdout) or the root folder (every-eval-ever)",
+    },
+    "trained-on-train": {
+      type: "string",
+      value: "yes|no",
+      help:
+        "whether the model was trained on the Typed Decisions train split (eval-results: required)",
+    },
+    "model-id": {
+      type: "string",
+      value: "DEVELOPER/MODEL",
+      help: "the model's id for every-eval-ever (default the reported model)",
+    },
+    "source-url": {
+      type: "string",
+      value: "URL",
+      help: "a public link to the run's traces, for eval-results' source",
+    },
+  },
+  more:
+    "Exit status: 0 written; 2 a usage error or a run the format refuses (the message says why).",
+};
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -48,30 +86,26 @@ function yesNo(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === "yes") return true;
   if (value === "no") return false;
-  throw new UsageError(`--trained-on-train must be "yes" or "no", got "${value}"`);
+  throw new UsageError(`Cannot use --trained-on-train "${value}": it must be "yes" or "no"`);
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    format: { type: "string" },
-    out: { type: "string" },
-    "trained-on-train": { type: "string" },
-    "model-id": { type: "string" },
-    "source-url": { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(HELP);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) {
-    throw new UsageError(`expected one run (a run directory or id), got ${positionals.length}`);
+    throw new UsageError(
+      `Cannot export: expected one run (a run directory or id), got ${positionals.length}`,
+    );
   }
   const name = stringFlag(values.format) ?? "csv";
   const format = exportFormat(name);
   if (!format) {
     throw new UsageError(
-      `--format "${name}" is not a format; choose one of ${
+      `Cannot use --format "${name}": it is not a format; choose one of ${
         EXPORT_FORMATS.map((f) => f.name).join(", ")
       }`,
     );
@@ -79,13 +113,10 @@ async function main(args: string[]): Promise<number> {
   const trainedOnTrain = yesNo(stringFlag(values["trained-on-train"]));
   if (format.name === "eval-results" && trainedOnTrain === undefined) {
     throw new UsageError(
-      "--trained-on-train yes|no is required for --format eval-results: say whether the model was trained on the Typed Decisions train split (the card keeps fine-tuned and zero-shot rows apart)",
+      "Cannot export as eval-results: --trained-on-train yes|no is required; say whether the model was trained on the Typed Decisions train split (the card keeps fine-tuned and zero-shot rows apart)",
     );
   }
-  const sourceUrl = stringFlag(values["source-url"]);
-  if (sourceUrl !== undefined && !/^https?:\/\/\S+$/.test(sourceUrl)) {
-    throw new UsageError(`--source-url "${sourceUrl}" is not an http(s) URL`);
-  }
+  const sourceUrl = urlFlag(values["source-url"], "source-url");
   const loaded = await resolveRun(positionals[0] as string);
   const result = await format.build(loaded, {
     trainedOnTrain,
@@ -93,8 +124,14 @@ async function main(args: string[]): Promise<number> {
     sourceUrl,
     datasetDir: Deno.env.get("DECIBENCH_DATASET_DIR"),
   });
-  const out = stringFlag(values.out);
-  const written = await writeExport(result, loaded.dir, { out, file: format.singleFile });
+  const out = pathFlag(values.out, "out");
+  let written: string[];
+  try {
+    written = await writeExport(result, loaded.dir, { out, file: format.singleFile });
+  } catch (error) {
+    const where = out ?? join(loaded.dir, "export");
+    throw new UsageError(fsErrorMessage(error, where, "write", { fix: "choose another --out" }));
+  }
   if (!written.includes("-")) {
     for (const path of written) {
       console.log(`${format.name}  ${path}`);
@@ -104,5 +141,5 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  await runMain(main, { usage: USAGE, usageErrors: [RangeError] });
+  await runMain(main, { usage: usageLine(COMMAND), usageErrors: [RangeError] });
 }

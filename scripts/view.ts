@@ -1,16 +1,48 @@
 /**
- * `deno task view [--port N] [--host H] [--db PATH] [--runs DIR] [--open]`: a local, read-only web
+ * `deno task view [--port N] [--hostname H] [--db PATH] [--runs DIR] [--open]`: a local, read-only web
  * app over the run index and the run directories, on 127.0.0.1:8700 by default. Every asset is
  * served locally; nothing is written. Ctrl+C stops it. Exit 2 for a usage error or a port in use.
  *
  * @module
  */
-import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { DEFAULT_INDEX_PATH } from "../lib/record/mod.ts";
 import { startView } from "../lib/view/mod.ts";
 
-const USAGE = "usage: deno task view [--port N] [--host H] [--db PATH] [--runs DIR] [--open]";
+const COMMAND: CommandSpec = {
+  name: "view",
+  summary:
+    `A local, read-only web app over the run index and the run directories: the runs (sort, filter,
+tick two to compare, live progress), one run (cards, charts, tables, thresholds, errors, a decision
+explorer), the paired comparison of two runs, and the same data as JSON under /api/. Every asset is
+served locally; nothing is written.`,
+  options: {
+    port: {
+      type: "string",
+      value: "N",
+      help: "port to listen on (default 8700; 0 picks a free one)",
+    },
+    hostname: {
+      type: "string",
+      value: "H",
+      help: "address to bind (default 127.0.0.1: this machine only)",
+    },
+    db: { type: "string", value: "PATH", help: `the SQLite index (default ${DEFAULT_INDEX_PATH})` },
+    runs: { type: "string", value: "DIR", help: "the folder of run directories (default runs)" },
+    open: { type: "boolean", help: "open the view in the browser" },
+  },
+  more: "Exit status: 0 stopped with Ctrl+C; 2 a usage error or a port in use.",
+};
 
 async function openBrowser(url: string): Promise<void> {
   const command = Deno.build.os === "darwin"
@@ -32,24 +64,19 @@ async function openBrowser(url: string): Promise<void> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    port: { type: "string" },
-    host: { type: "string" },
-    db: { type: "string" },
-    runs: { type: "string" },
-    open: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const port = intFlag(values.port, "port", 0) ?? 8700;
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${port}"`);
-  const hostname = stringFlag(values.host) ?? "127.0.0.1";
+  const { values, positionals } = parsed;
+  if (positionals.length) {
+    throw new UsageError(`Cannot start the view: unexpected argument "${positionals[0]}"`);
+  }
+  const port = intFlag(values.port, "port", 0, 65535) ?? 8700;
+  const hostname = stringFlag(values.hostname) ?? "127.0.0.1";
   const dbPath = stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
-  const runsDir = stringFlag(values.runs) ?? "runs";
+  const runsDir = pathFlag(values.runs, "runs") ?? "runs";
   const controller = new AbortController();
   let view;
   try {
@@ -85,4 +112,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runMain(main, { usage: USAGE });
+if (import.meta.main) await runMain(main, { usage: usageLine(COMMAND) });

@@ -124,7 +124,7 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
             "--trained-on-train maybe",
             full,
             ["--trained-on-train", "maybe"],
-            /must be "yes" or "no"/,
+            /Cannot use --trained-on-train "maybe": it must be "yes" or "no"/,
           ],
         ];
         for (const [name, run, args, message] of cases) {
@@ -239,7 +239,7 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
       assert.equal(format.code, 2);
       assert.match(
         format.stderr,
-        /--format "parquet" is not a format; choose one of eval-results, every-eval-ever, csv/,
+        /Cannot use --format "parquet": it is not a format; choose one of eval-results, every-eval-ever, csv/,
       );
       const missing = await runScript("export.ts", [join(tmp, "nowhere")]);
       assert.equal(missing.code, 2);

@@ -42,10 +42,13 @@ Deno.test("`deno task view` says where it listens, stops on SIGTERM, and refuses
       }
       const bad = await runScript("view.ts", ["--port", "http", ...args]);
       assert.equal(bad.code, 2);
-      assert.match(bad.stderr, /--port must be an integer/);
+      assert.match(bad.stderr, /Cannot use --port "http": it is not a number/);
       const big = await runScript("view.ts", ["--port", "70000", ...args]);
       assert.equal(big.code, 2);
-      assert.match(big.stderr, /--port must be at most 65535/);
+      assert.match(
+        big.stderr,
+        /Cannot use --port "70000": it is too large; give a whole number from 0 to 65535/,
+      );
     });
   } finally {
     await Deno.remove(tmp, { recursive: true });
