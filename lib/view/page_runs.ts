@@ -233,7 +233,7 @@ ${metrics.map((m) => metricCell(run.summary, m, m.format === "percent"))}
     ${sortHeader("Status", "status", query, false)}
     ${sortHeader("Started", "started", query, false)}
     ${sortHeader("Decisions", "decisions", query, true)}
-    ${metrics.map((m) => sortHeader(m.label, m.name, query, true))}
+    ${metrics.map((m) => sortHeader(m.short ?? m.label, m.name, query, true))}
             </tr>
           </thead>
           <tbody>${rows}</tbody>
