@@ -15,6 +15,10 @@
  */
 import { isAnswered } from "./_answered.ts";
 import { HEADLINE_METRICS } from "./headline.ts";
+import { CALIBRATION_METRICS } from "./calibration.ts";
+import { MURPHY_METRICS } from "./murphy.ts";
+import { SELECTIVE_METRICS } from "./selective.ts";
+import { ORDINAL_METRICS } from "./ordinal.ts";
 
 /** Question types a metric may be restricted to. */
 export type MetricQuestionType = "choice" | "score" | "noul";
@@ -108,7 +112,14 @@ export interface SampleMetric extends MetricBase {
 export type MetricDefinition = AdditiveMetric | SampleMetric;
 
 /** Every metric decibench computes, in report order. */
-export const METRIC_REGISTRY: readonly MetricDefinition[] = [...HEADLINE_METRICS];
+export const METRIC_REGISTRY: readonly MetricDefinition[] = [
+  ...HEADLINE_METRICS,
+  // Calibration measures (SPEC §13): lib/metrics/{calibration,murphy,selective,ordinal}.ts.
+  ...CALIBRATION_METRICS,
+  ...MURPHY_METRICS,
+  ...SELECTIVE_METRICS,
+  ...ORDINAL_METRICS,
+];
 
 const BY_NAME: ReadonlyMap<string, MetricDefinition> = new Map(
   METRIC_REGISTRY.map((m) => [m.name, m]),

@@ -1,0 +1,160 @@
+/**
+ * Selective prediction: the risk–coverage curve (answer only the most confident share of
+ * decisions) with its area `aurc` and the accuracy at 50 % and 80 % coverage (`acc_at_50`,
+ * `acc_at_80`), the figures a user deciding "auto-route above p" needs.
+ *
+ * Estimator (Geifman & El-Yaniv's risk–coverage curve, discrete form): the N answered decisions
+ * are ranked by top-label confidence, most confident first. Keeping the top k gives coverage k/N
+ * and risk = wrong decisions among them / k. Decisions of equal confidence cannot be told apart by
+ * a threshold, so within a run of m tied decisions with e wrong ones, the wrong count grows
+ * linearly (e/m per decision): the expected risk under a random order of the ties, independent of
+ * input order. AURC = (1/N)·Σ_{k=1..N} risk(k) (0 best; a model whose confidence ranks nothing
+ * scores about its error rate). Accuracy at coverage c is 1 − risk(⌈c·N⌉).
+ * Errors (unanswered decisions) are left out: coverage is of answered decisions.
+ *
+ * @module
+ */
+import type { SampleMetric } from "./registry.ts";
+
+/** The fields the curve reads from a decision. */
+export interface SelectiveInput {
+  /** Top-label confidence; null (not answered) leaves the decision out. */
+  confidence: number | null;
+  /** The predicted answer equals the gold label. */
+  correct: boolean;
+}
+
+/** One point of the risk–coverage curve: the k most confident decisions kept. */
+export interface RiskCoveragePoint {
+  /** Decisions kept (k). */
+  kept: number;
+  /** k / N. */
+  coverage: number;
+  /** Expected wrong share among the kept decisions (ties spread evenly). */
+  risk: number;
+  /** The confidence of the k-th decision: keeping decisions at or above it covers this much. */
+  threshold: number;
+}
+
+/**
+ * The risk–coverage curve of answered decisions, one point per k = 1 … N.
+ *
+ * @param decisions Decisions; those without a confidence are left out.
+ * @returns The points, coverage ascending (empty when nothing is answered).
+ * @example
+ * ```ts
+ * import { riskCoverage } from "./selective.ts";
+ * const curve = riskCoverage([
+ *   { confidence: 0.9, correct: true },
+ *   { confidence: 0.6, correct: false },
+ * ]);
+ * // keep the 0.9 one: risk 0; keep both: risk 1/2
+ * if (curve[0]!.risk !== 0 || curve[1]!.risk !== 0.5) throw new Error("risk");
+ * ```
+ */
+export function riskCoverage(decisions: readonly SelectiveInput[]): RiskCoveragePoint[] {
+  const answered = decisions
+    .filter((d) => d.confidence !== null)
+    .map((d) => ({ confidence: d.confidence as number, wrong: d.correct ? 0 : 1 }))
+    .sort((a, b) => b.confidence - a.confidence);
+  const n = answered.length;
+  const out: RiskCoveragePoint[] = [];
+  let before = 0;
+  for (let start = 0; start < n;) {
+    const confidence = (answered[start] as { confidence: number }).confidence;
+    let end = start;
+    let wrong = 0;
+    while (end < n && (answered[end] as { confidence: number }).confidence === confidence) {
+      wrong += (answered[end] as { wrong: number }).wrong;
+      end++;
+    }
+    const size = end - start;
+    for (let k = start + 1; k <= end; k++) {
+      const errors = before + wrong * (k - start) / size;
+      out.push({ kept: k, coverage: k / n, risk: errors / k, threshold: confidence });
+    }
+    before += wrong;
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * The area under a risk–coverage curve: the mean risk over k = 1 … N.
+ *
+ * @param curve The curve from {@linkcode riskCoverage}.
+ * @returns AURC, or null for an empty curve.
+ */
+export function aurcOf(curve: readonly RiskCoveragePoint[]): number | null {
+  if (curve.length === 0) return null;
+  let sum = 0;
+  for (const point of curve) sum += point.risk;
+  return sum / curve.length;
+}
+
+/**
+ * The accuracy of the most confident share of decisions: 1 − risk at k = ⌈coverage·N⌉ (at least
+ * one decision).
+ *
+ * @param curve The curve from {@linkcode riskCoverage}.
+ * @param coverage The share kept, in (0, 1].
+ * @returns The accuracy, or null for an empty curve.
+ * @throws {RangeError} When `coverage` is not in (0, 1].
+ */
+export function accuracyAtCoverage(
+  curve: readonly RiskCoveragePoint[],
+  coverage: number,
+): number | null {
+  if (!(coverage > 0 && coverage <= 1)) {
+    throw new RangeError(
+      `Cannot read the risk–coverage curve: coverage "${coverage}" is not in (0, 1]`,
+    );
+  }
+  if (curve.length === 0) return null;
+  // k/N products like 0.8·2000 are not exact: take the nearest integer when within 1e-9.
+  const exact = coverage * curve.length;
+  const k = Math.max(
+    1,
+    Math.abs(exact - Math.round(exact)) < 1e-9 ? Math.round(exact) : Math.ceil(exact),
+  );
+  return 1 - (curve[k - 1] as RiskCoveragePoint).risk;
+}
+
+const SELECTIVE = {
+  over: "answered",
+  range: [0, 1],
+  kind: "sample",
+} as const;
+
+/** `aurc`: area under the risk–coverage curve. */
+export const AURC: SampleMetric = {
+  name: "aurc",
+  label: "AURC",
+  description:
+    "Area under the risk–coverage curve (decisions ranked by confidence, ties spread evenly), mean risk over k = 1…N, answered decisions",
+  ...SELECTIVE,
+  higherIsBetter: false,
+  format: "number",
+  compute: (decisions) => aurcOf(riskCoverage(decisions)),
+};
+
+function accuracyAt(percent: number): SampleMetric {
+  return {
+    name: `acc_at_${percent}`,
+    label: `Accuracy @${percent}% coverage`,
+    description:
+      `Accuracy of the ${percent}% most confident answered decisions (⌈${percent}%·N⌉ kept, ties spread evenly)`,
+    ...SELECTIVE,
+    higherIsBetter: true,
+    format: "percent",
+    compute: (decisions) => accuracyAtCoverage(riskCoverage(decisions), percent / 100),
+  };
+}
+
+/** `acc_at_50`: accuracy of the most confident half of the answered decisions. */
+export const ACC_AT_50: SampleMetric = accuracyAt(50);
+/** `acc_at_80`: accuracy of the most confident 80 % of the answered decisions. */
+export const ACC_AT_80: SampleMetric = accuracyAt(80);
+
+/** The selective-prediction metrics, in report order. */
+export const SELECTIVE_METRICS: readonly SampleMetric[] = [AURC, ACC_AT_50, ACC_AT_80];
