@@ -1,7 +1,7 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR]
- * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]`: benchmark a decision model on Typed
- * Decisions.
+ * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json] [--repeat K [--parallel-sweep 1,4,16]]`:
+ * benchmark a decision model on Typed Decisions (with `--repeat`, also its stability under load).
  *
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
  * `interrupted` and exits 130; `--resume DIR` with the same command finishes it.
@@ -31,7 +31,7 @@ import {
 } from "../lib/workflow/mod.ts";
 
 const USAGE =
-  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]";
+  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json] [--repeat K [--parallel-sweep 1,4,16]]";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
@@ -47,6 +47,8 @@ async function main(args: string[]): Promise<number> {
     "no-db": { type: "boolean" },
     "dry-run": { type: "boolean" },
     json: { type: "boolean" },
+    repeat: { type: "string" },
+    "parallel-sweep": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -81,6 +83,14 @@ async function main(args: string[]): Promise<number> {
   const json = values.json === true;
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
+  const repeat = intFlag(values.repeat, "repeat", 1);
+  const parallelSweep = sweepFlag(values["parallel-sweep"]);
+  if (parallelSweep !== undefined && repeat === undefined) {
+    throw new UsageError("--parallel-sweep sets the concurrencies of --repeat; add --repeat K");
+  }
+  if (repeat !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
+    throw new UsageError("--repeat measures one endpoint; run each engine's workflow on its own");
+  }
   if ((workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
     const dryRun = values["dry-run"] === true;
@@ -124,6 +134,12 @@ async function main(args: string[]): Promise<number> {
         event.total,
         `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
       );
+    } else if (event.event === "repeat") {
+      console.error(
+        `repeat pass ${event.pass} at parallel ${event.parallel}: ${event.cases} cases${
+          event.errors ? `, ${event.errors} errors` : ""
+        }`,
+      );
     } else if (event.event === "fatal") {
       bar.done();
       console.error(`decibench: ${event.message}`);
@@ -144,6 +160,8 @@ async function main(args: string[]): Promise<number> {
     workflowFile: file,
     ...(resume !== undefined ? { resume } : {}),
     ...(datasetDir ? { datasetDir } : {}),
+    ...(repeat !== undefined ? { repeat } : {}),
+    ...(parallelSweep !== undefined ? { parallelSweep } : {}),
     signal: interrupt.signal,
     onEvent,
   });
@@ -182,6 +200,19 @@ async function main(args: string[]): Promise<number> {
   if (result.status === "interrupted") return 130;
   if (result.status !== "completed") return 1;
   return result.thresholds.every((t) => t.pass) ? 0 : 1;
+}
+
+/** `--parallel-sweep 1,4,16`: a comma list of concurrencies ≥ 1. */
+function sweepFlag(value: unknown): number[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = String(value).split(",").map((p) => p.trim());
+  const numbers = parts.map(Number);
+  if (!parts.length || numbers.some((n, i) => parts[i] === "" || !Number.isInteger(n) || n < 1)) {
+    throw new UsageError(
+      `--parallel-sweep must be a comma list of integers ≥ 1, e.g. 1,4,16, got "${String(value)}"`,
+    );
+  }
+  return numbers;
 }
 
 if (import.meta.main) {

@@ -31,6 +31,7 @@ export * from "./rng.ts";
 export * from "./bootstrap.ts";
 export * from "./summary.ts";
 export * from "./paired.ts";
+export * from "./registry.ts";
 // The calibration measures' registry definitions are reached through the registry; these are
 // the estimators and analyses behind them.
 export {
@@ -48,6 +49,8 @@ export { type MurphyDecomposition, murphyDecomposition, type MurphyInput } from 
 export {
   accuracyAtCoverage,
   aurcOf,
+  type CoverageThreshold,
+  coverageThresholds,
   riskCoverage,
   type RiskCoveragePoint,
   type SelectiveInput,

@@ -120,6 +120,56 @@ export function accuracyAtCoverage(
   return 1 - (curve[k - 1] as RiskCoveragePoint).risk;
 }
 
+/** One row of {@linkcode coverageThresholds}: answer only at or above a confidence. */
+export interface CoverageThreshold {
+  /** The share of decisions asked for. */
+  target: number;
+  /** Answer when the confidence is at least this (the ⌈target·N⌉-th highest confidence). */
+  threshold: number;
+  /** Decisions at or above the threshold (a tie at the threshold is kept whole). */
+  kept: number;
+  /** kept / N. */
+  coverage: number;
+  /** Accuracy of the kept decisions. */
+  accuracy: number;
+}
+
+/**
+ * Confidence thresholds for target coverages: for each target c, the confidence of the
+ * ⌈c·N⌉-th most confident answered decision, and the exact coverage and accuracy of answering
+ * only at or above it ("auto-route above p").
+ *
+ * @param curve The curve from {@linkcode riskCoverage}.
+ * @param targets Target coverages in (0, 1].
+ * @returns One row per target, in the order given (none for an empty curve).
+ * @throws {RangeError} When a target is not in (0, 1].
+ */
+export function coverageThresholds(
+  curve: readonly RiskCoveragePoint[],
+  targets: readonly number[],
+): CoverageThreshold[] {
+  if (curve.length === 0) return [];
+  return targets.map((target) => {
+    if (!(target > 0 && target <= 1)) {
+      throw new RangeError(
+        `Cannot read the risk–coverage curve: coverage "${target}" is not in (0, 1]`,
+      );
+    }
+    const threshold = (curve[keptAt(curve.length, target) - 1] as RiskCoveragePoint).threshold;
+    let last = 0;
+    while (last < curve.length && (curve[last] as RiskCoveragePoint).threshold >= threshold) last++;
+    const point = curve[last - 1] as RiskCoveragePoint;
+    return { target, threshold, kept: last, coverage: point.coverage, accuracy: 1 - point.risk };
+  });
+}
+
+/** ⌈c·N⌉, at least 1, an exact product like 0.8·2000 not rounded up by float error. */
+function keptAt(n: number, coverage: number): number {
+  const exact = coverage * n;
+  const near = Math.round(exact);
+  return Math.max(1, Math.abs(exact - near) < 1e-9 ? near : Math.ceil(exact));
+}
+
 const SELECTIVE = {
   over: "answered",
   range: [0, 1],

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { assertClose } from "./_assert_close.ts";
 import { computeMetric, type MetricInput } from "./registry.ts";
-import { ACC_AT_50, ACC_AT_80, accuracyAtCoverage, AURC, riskCoverage } from "./selective.ts";
+import {
+  ACC_AT_50,
+  ACC_AT_80,
+  accuracyAtCoverage,
+  AURC,
+  coverageThresholds,
+  riskCoverage,
+} from "./selective.ts";
 
 function d(confidence: number | null, correct: boolean): MetricInput {
   return {
@@ -47,4 +54,15 @@ Deno.test("`accuracyAtCoverage()` keeps ⌈c·N⌉ decisions, exact products not
   assert.equal(accuracyAtCoverage(curve, 0.8), 1);
   assertClose(accuracyAtCoverage(curve, 0.8005), 1600 / 1601, 1e-12);
   assert.throws(() => accuracyAtCoverage(curve, 0), /coverage "0" is not in \(0, 1\]/);
+});
+
+Deno.test("`coverageThresholds()` keeps a tie at the threshold whole and scores it exactly", () => {
+  const rows = coverageThresholds(riskCoverage(table), [0.25, 0.5, 1]);
+  // 25 %: the top one (0.9, right); 50 %: the 2nd is in the 0.8 tie, so both 0.8s are kept
+  assert.deepEqual(rows, [
+    { target: 0.25, threshold: 0.9, kept: 1, coverage: 0.25, accuracy: 1 },
+    { target: 0.5, threshold: 0.8, kept: 3, coverage: 0.75, accuracy: 1 - 1 / 3 },
+    { target: 1, threshold: 0.5, kept: 4, coverage: 1, accuracy: 0.5 },
+  ]);
+  assert.deepEqual(coverageThresholds([], [0.5]), []);
 });

@@ -4,9 +4,10 @@
  * report only; it never changes a run's scores.
  *
  * Definitions:
- * - Split: the distinct cases with an answered decision are shuffled with the seed (Fisher–Yates,
- *   mulberry32); the first ⌊n/2⌋ are the fitting half, the rest the held-out half. Every question
- *   uses the same split.
+ * - Split, per question (`workflow/question`): the distinct cases with an answered decision of
+ *   that question, in input order, are shuffled with the seed (Fisher–Yates, mulberry32); the
+ *   first ⌊n/2⌋ are the fitting half, the rest the held-out half. Questions asked of the same
+ *   cases (a workflow's five) therefore share one split, and every question is split in half.
  * - Tempering: q_i = max(p_i, 1e-12), then p_T(i) = q_i^(1/T) / Σ_j q_j^(1/T), over the predicted
  *   distribution (yes/no: `{true, false}`). T < 1 sharpens, T > 1 flattens; the ranking of the
  *   answers, so accuracy, does not change.
@@ -81,9 +82,9 @@ export interface TemperatureRow {
 export interface TemperatureWhatIf {
   /** Seed of the case split. */
   seed: number;
-  /** Cases in the fitting half. */
+  /** Distinct cases in a fitting half. */
   fitCases: number;
-  /** Cases in the held-out half. */
+  /** Distinct cases in a held-out half. */
   heldOutCases: number;
   /** One row per question with answered decisions, in order of first appearance. */
   questions: TemperatureRow[];
@@ -229,13 +230,15 @@ export function temperatureWhatIf(
   const answered = decisions.filter((d) =>
     (d.error === null || d.error === undefined) && d.predicted && d.gold !== undefined
   );
-  const cases = [...new Set(answered.map((d) => d.case))];
-  const order = shuffle(cases, seed);
-  const fitSet = new Set(order.slice(0, Math.floor(order.length / 2)));
+  const fitCases = new Set<string>();
+  const heldCases = new Set<string>();
   const rows: TemperatureRow[] = [];
   const pooled: LabelledDistribution[] = [];
   const pooledTemperatures: (number | null)[] = [];
   for (const [key, group] of groupBy(answered, questionKey)) {
+    const order = shuffle([...new Set(group.map((d) => d.case))], seed);
+    const fitSet = new Set(order.slice(0, Math.floor(order.length / 2)));
+    for (const c of order) (fitSet.has(c) ? fitCases : heldCases).add(c);
     const items = group.map((d) => ({
       case: d.case,
       predicted: d.predicted as Readonly<Record<string, number>>,
@@ -258,8 +261,8 @@ export function temperatureWhatIf(
   }
   return {
     seed,
-    fitCases: fitSet.size,
-    heldOutCases: cases.length - fitSet.size,
+    fitCases: fitCases.size,
+    heldOutCases: heldCases.size,
     questions: rows,
     overall: {
       key: "all",

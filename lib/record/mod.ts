@@ -10,8 +10,10 @@ export type {
   RunJson,
   RunSession,
   RunSpec,
+  RunStability,
   ThresholdResult,
 } from "./schemas.ts";
+export * from "./repeats.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";
 export * from "./load.ts";

@@ -19,6 +19,7 @@ import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
 import { interval, num, pct } from "./format.ts";
 import type { ReportOptions } from "./terminal.ts";
+import { calibrationHtml } from "./calibration.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions extends ReportOptions {
@@ -182,6 +183,7 @@ export function htmlReport(
       "column.</p>",
     htmlData(reliabilityData(summary)),
   );
+  out.push(calibrationHtml(run, records, { seed }));
   out.push(
     "<h2>Latency and tokens</h2>",
     `<p>${

@@ -11,6 +11,7 @@ import { interval, num, pct, table } from "./format.ts";
 import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
 import { disagreementData, errorKindData, thresholdData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
+import { calibrationMarkdown } from "./calibration.ts";
 
 /** Options for `markdownReport`. */
 export interface MarkdownOptions extends ReportOptions {
@@ -149,6 +150,7 @@ export function markdownReport(
     reliabilityText(summary, md),
     "",
   );
+  out.push(calibrationMarkdown(run, records, { seed }));
   out.push("## Latency and tokens", "");
   out.push(
     summary.latency

@@ -15,3 +15,6 @@ export * from "./compare_report.ts";
 export * from "./write.ts";
 export * from "./engines.ts";
 export * from "./warnings.ts";
+export * from "./calibration.ts";
+export * from "./calibration_tables.ts";
+export * from "./risk_coverage_chart.ts";

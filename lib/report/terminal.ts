@@ -10,6 +10,7 @@ import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
+import { calibrationTerminal } from "./calibration.ts";
 
 /** Options for the report renderers. */
 export interface ReportOptions {
@@ -117,6 +118,7 @@ export function terminalReport(
     reliabilityText(summary),
     "",
     ...summaryLines(run, summary),
+    ...calibrationTerminal(run, records),
     ...warningLines(records).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,
