@@ -127,8 +127,8 @@ Deno.test("--repeat leaves the official scores to the first pass", async () => {
     assert.deepEqual(await decisionsWithoutLatency(b.dir), await decisionsWithoutLatency(a.dir));
     const runA = await readRun(a.dir);
     const runB = await readRun(b.dir);
-    const { latency: _a, ...summaryA } = runA.summary as Record<string, unknown>;
-    const { latency: _b, ...summaryB } = runB.summary as Record<string, unknown>;
+    const { latency: _a, ...summaryA } = runA.summary!;
+    const { latency: _b, ...summaryB } = runB.summary!;
     assert.deepEqual(summaryB, summaryA);
     assert.equal(runA.stability, undefined);
     assert.ok(runB.stability!.overall.flipped > 0);

@@ -164,7 +164,7 @@ Deno.test("dohnuts' native block is kept in decisions.jsonl and a low fit_mass i
     ),
   );
   assert.equal(lowRun.run.spec.calibrated, true);
-  const report = markdownReport(lowRun.run, lowRun.records, lowRun.dataset.info);
+  const report = markdownReport(lowRun.report);
   assert.doesNotMatch(report, /Uncalibrated engine/);
   assert.match(
     report,
@@ -172,10 +172,10 @@ Deno.test("dohnuts' native block is kept in decisions.jsonl and a low fit_mass i
       `\\*\\*Answer warnings\\.\\*\\* ${scores.length} decisions: low fit_mass 0\\.50: no level describes the state well\\.`,
     ),
   );
-  const text = terminalReport(lowRun.run, lowRun.records, lowRun.dataset.info);
+  const text = terminalReport(lowRun.report);
   assert.match(text, new RegExp(`warning +${scores.length} decisions: low fit_mass 0\\.50`));
   assert.doesNotMatch(
-    terminalReport(highRun.run, highRun.records, highRun.dataset.info),
+    terminalReport(highRun.report),
     /warning/,
   );
 });

@@ -20,7 +20,7 @@ export interface NoulDecisionInput {
   /** Gold label (`"true"` or `"false"`). */
   gold: string;
   /** Error, when the case failed. */
-  error?: unknown;
+  error?: unknown | undefined;
 }
 
 /**

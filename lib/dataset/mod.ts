@@ -25,6 +25,7 @@ export type {
   ScoreQuestion,
   Split,
 } from "./schemas.ts";
+export { QuestionSchema, QuestionTypeSchema } from "./schemas.ts";
 export { optionsOf } from "./questions.ts";
 export {
   type Dataset,

@@ -34,7 +34,9 @@ export function expectedLevel(distribution: Distribution): number {
 }
 
 /** The key identifying a decision's question across workflows: `workflow/question`. */
-export function questionKey(decision: { workflow?: string; question?: string }): string {
+export function questionKey(
+  decision: { workflow?: string | undefined; question?: string | undefined },
+): string {
   const question = decision.question ?? "";
   return decision.workflow === undefined ? question : `${decision.workflow}/${question}`;
 }

@@ -31,15 +31,22 @@
  * @module
  */
 import { addAt, BIN_COUNT } from "./_bins.ts";
-import { groupBy, questionKey } from "./_distribution.ts";
+import { questionKey } from "./_distribution.ts";
+import {
+  prepareTies,
+  type SharedTies,
+  sharedTies,
+  type WeightedTies,
+  weighTies,
+} from "./_confidence.ts";
 import type { AdditiveMetric, MetricInput, SampleMetric } from "./registry.ts";
 
 /** The fields the binning functions read from a decision. */
 export interface ConfidenceInput {
-  /** The predicted answer's probability; null (not answered) leaves the decision out. */
-  confidence: number | null;
+  /** The predicted answer's probability; null or absent (not answered) leaves it out. */
+  confidence?: number | null | undefined;
   /** The predicted answer equals the gold label. */
-  correct: boolean;
+  correct?: boolean | undefined;
 }
 
 /** How confidences are cut into bins. */
@@ -103,43 +110,96 @@ export function calibrationBins(
   if (!Number.isSafeInteger(bins) || bins < 1) {
     throw new RangeError(`Cannot bin confidences: bin count "${bins}" is not a positive integer`);
   }
-  const answered = decisions.filter((d) => d.confidence !== null) as {
-    confidence: number;
-    correct: boolean;
-  }[];
   const byIndex = new Map<number, CalibrationBin>();
-  const put = (
-    index: number,
-    d: { confidence: number; correct: boolean },
-    edges: [number, number],
-  ) => {
+  const put = (index: number, value: number, n: number, correct: number) => {
     let bin = byIndex.get(index);
     if (!bin) {
-      bin = { index, lower: edges[0], upper: edges[1], n: 0, correct: 0, confidenceSum: 0 };
+      bin = {
+        index,
+        lower: binning === "equal-width" ? index / bins : value,
+        upper: binning === "equal-width" ? (index + 1) / bins : value,
+        n: 0,
+        correct: 0,
+        confidenceSum: 0,
+      };
       byIndex.set(index, bin);
     }
-    bin.n++;
-    if (d.correct) bin.correct++;
-    bin.confidenceSum += d.confidence;
-    bin.lower = Math.min(bin.lower, edges[0]);
-    bin.upper = Math.max(bin.upper, edges[1]);
+    bin.n += n;
+    bin.correct += correct;
+    bin.confidenceSum += n === 1 ? value : value * n;
+    if (binning === "equal-mass") {
+      bin.lower = Math.min(bin.lower, value);
+      bin.upper = Math.max(bin.upper, value);
+    }
   };
   if (binning === "equal-width") {
-    for (const d of answered) {
-      const b = widthBin(d.confidence, bins);
-      put(b, d, [b / bins, (b + 1) / bins]);
+    for (const d of decisions) {
+      if (typeof d.confidence !== "number") continue;
+      put(widthBin(d.confidence, bins), d.confidence, 1, d.correct ? 1 : 0);
     }
   } else {
-    const sorted = [...answered].sort((a, b) => a.confidence - b.confidence);
-    const n = sorted.length;
-    let first = 0;
-    for (let r = 0; r < n; r++) {
-      const d = sorted[r] as { confidence: number; correct: boolean };
-      if (r > 0 && d.confidence !== (sorted[r - 1] as { confidence: number }).confidence) first = r;
-      put(Math.floor((bins * first) / n), d, [d.confidence, d.confidence]);
-    }
+    return equalMassBins(weighTies(prepareTies(decisions)), bins);
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Equal-mass bins of weighted tie runs: runs in ascending order, each in bin
+ * ⌊bins·(weight of the runs before it)/total⌋.
+ */
+function equalMassBins(ties: WeightedTies, bins: number): CalibrationBin[] {
+  const out: CalibrationBin[] = [];
+  let first = 0;
+  for (let t = 0; t < ties.values.length; t++) {
+    const n = ties.n[t] as number;
+    if (n === 0) continue;
+    const value = ties.values[t] as number;
+    const index = Math.floor((bins * first) / ties.total);
+    let bin = out[out.length - 1];
+    if (!bin || bin.index !== index) {
+      bin = { index, lower: value, upper: value, n: 0, correct: 0, confidenceSum: 0 };
+      out.push(bin);
+    }
+    bin.n += n;
+    bin.correct += ties.correct[t] as number;
+    bin.confidenceSum += n === 1 ? value : value * n;
+    bin.upper = value;
+    first += n;
+  }
+  return out;
+}
+
+/** The latest 15 equal-mass bins of each shared run set, by the run set's version. */
+const bins15 = {
+  map: new WeakMap<SharedTies, { version: number; bins: CalibrationBin[] | null }>(),
+  get(shared: SharedTies): { version: number; bins: CalibrationBin[] | null } {
+    let entry = this.map.get(shared);
+    if (!entry) this.map.set(shared, entry = { version: -1, bins: null });
+    return entry;
+  },
+};
+
+/** A sample metric over 15 equal-mass bins, with its weighted form for the bootstrap. */
+function equalMassMetric(
+  estimate: (bins: readonly CalibrationBin[]) => number | null,
+): Pick<SampleMetric, "compute" | "prepare"> {
+  const prepare = (decisions: readonly MetricInput[]) => {
+    // `ece_em` and `ece_debiased` read the same bins of the same resample: computed once.
+    const shared = sharedTies(decisions);
+    const cache = bins15.get(shared);
+    return (weights: Float64Array) => {
+      const ties = shared.weigh(weights);
+      const hit = cache.version === shared.version ? cache.bins : null;
+      const bins = hit ?? equalMassBins(ties, 15);
+      cache.version = shared.version;
+      cache.bins = bins;
+      return estimate(bins);
+    };
+  };
+  return {
+    prepare,
+    compute: (decisions) => estimate(equalMassBins(weighTies(prepareTies(decisions)), 15)),
+  };
 }
 
 /** Equal-width bin of a confidence: min(⌊conf·bins⌋, bins − 1), values below 0 in bin 0. */
@@ -241,18 +301,71 @@ function erfc(x: number): number {
  * @returns The mean, or null when nothing is answered.
  */
 export function perQuestionEce(
-  decisions: readonly (ConfidenceInput & { workflow?: string; question?: string })[],
+  decisions: readonly (ConfidenceInput & {
+    workflow?: string | undefined;
+    question?: string | undefined;
+  })[],
   bins: number = BIN_COUNT,
 ): number | null {
-  let sum = 0;
-  let count = 0;
-  for (const group of groupBy(decisions, questionKey).values()) {
-    const ece = eceOfBins(calibrationBins(group, { bins }));
-    if (ece === null) continue;
-    sum += ece;
-    count++;
-  }
-  return count === 0 ? null : sum / count;
+  return preparePerQuestion(decisions, bins)(undefined);
+}
+
+/**
+ * The per-question ECE's weighted form: each answered decision's question and bin found once;
+ * a weighting then adds into per-question bin totals.
+ */
+function preparePerQuestion(
+  decisions: readonly (ConfidenceInput & {
+    workflow?: string | undefined;
+    question?: string | undefined;
+  })[],
+  bins: number,
+): (weights: Float64Array | undefined) => number | null {
+  const index = new Map<string, number>();
+  const slot = new Int32Array(decisions.length).fill(-1);
+  const confidence = new Float64Array(decisions.length);
+  const correct = new Uint8Array(decisions.length);
+  decisions.forEach((d, i) => {
+    if (typeof d.confidence !== "number") return;
+    const key = questionKey(d);
+    let q = index.get(key);
+    if (q === undefined) index.set(key, q = index.size);
+    slot[i] = q * bins + widthBin(d.confidence, bins);
+    confidence[i] = d.confidence;
+    correct[i] = d.correct ? 1 : 0;
+  });
+  const questions = index.size;
+  const n = new Float64Array(questions * bins);
+  const right = new Float64Array(questions * bins);
+  const conf = new Float64Array(questions * bins);
+  return (weights) => {
+    n.fill(0);
+    right.fill(0);
+    conf.fill(0);
+    for (let i = 0; i < slot.length; i++) {
+      const j = slot[i] as number;
+      if (j < 0) continue;
+      const w = weights ? weights[i] as number : 1;
+      if (w === 0) continue;
+      n[j] = (n[j] as number) + w;
+      if (correct[i]) right[j] = (right[j] as number) + w;
+      conf[j] = (conf[j] as number) + w * (confidence[i] as number);
+    }
+    let sum = 0;
+    let count = 0;
+    for (let q = 0; q < questions; q++) {
+      let total = 0;
+      let gaps = 0;
+      for (let b = q * bins; b < (q + 1) * bins; b++) {
+        total += n[b] as number;
+        gaps += Math.abs((right[b] as number) - (conf[b] as number));
+      }
+      if (total === 0) continue;
+      sum += gaps / total;
+      count++;
+    }
+    return count === 0 ? null : sum / count;
+  };
 }
 
 const TOP_LABEL = {
@@ -268,7 +381,7 @@ function widthTotals(bins: number): Pick<AdditiveMetric, "kind" | "width" | "add
     kind: "additive",
     width: 3 * bins,
     add(totals: Float64Array, offset: number, d: MetricInput): void {
-      if (d.confidence === null) return;
+      if (d.confidence === null || d.confidence === undefined) return;
       const b = offset + widthBin(d.confidence, bins);
       addAt(totals, b, 1);
       if (d.correct) addAt(totals, b + bins, 1);
@@ -314,8 +427,7 @@ export const ECE_EM: SampleMetric = {
     "Top-label ECE, 15 equal-mass bins by confidence rank with ties kept in one bin (Nixon et al. 2019), answered decisions",
   ...TOP_LABEL,
   kind: "sample",
-  compute: (decisions) =>
-    eceOfBins(calibrationBins(decisions, { bins: 15, binning: "equal-mass" })),
+  ...equalMassMetric(eceOfBins),
 };
 
 /** `ece_debiased`: Kumar, Liang & Ma 2019's debiased ℓ1 ECE over the `ece_em` bins. */
@@ -327,8 +439,7 @@ export const ECE_DEBIASED: SampleMetric = {
   ...TOP_LABEL,
   range: [-1, 1],
   kind: "sample",
-  compute: (decisions) =>
-    debiasedEceOfBins(calibrationBins(decisions, { bins: 15, binning: "equal-mass" })),
+  ...equalMassMetric(debiasedEceOfBins),
 };
 
 /** `ece_per_question`: mean over questions of the 10-bin ECE within each question. */
@@ -340,6 +451,10 @@ export const ECE_PER_QUESTION: SampleMetric = {
   ...TOP_LABEL,
   kind: "sample",
   compute: (decisions) => perQuestionEce(decisions, BIN_COUNT),
+  prepare: (decisions) => {
+    const weighted = preparePerQuestion(decisions, BIN_COUNT);
+    return (weights) => weighted(weights);
+  },
 };
 
 /** `mce`: the largest |accuracy − confidence| over the non-empty headline (10-bin) bins. */

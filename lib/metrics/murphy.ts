@@ -25,9 +25,9 @@ import { probabilityOf } from "./_distribution.ts";
 /** The fields the decomposition reads from a decision. */
 export interface MurphyInput {
   /** The predicted distribution (`{true, false}` for yes/no); null leaves the decision out. */
-  predicted?: Readonly<Record<string, number>> | null;
+  predicted?: Readonly<Record<string, number>> | null | undefined;
   /** The gold label (`true` or `false`). */
-  gold?: string;
+  gold?: string | undefined;
 }
 
 /** The Murphy decomposition of a label Brier score. */
@@ -68,41 +68,108 @@ export interface MurphyDecomposition {
 export function murphyDecomposition(
   decisions: readonly MurphyInput[],
 ): MurphyDecomposition | null {
-  const groups = new Map<number, { n: number; yes: number }>();
-  let n = 0;
-  let yes = 0;
-  let squared = 0;
-  for (const d of decisions) {
-    if (!d.predicted || d.gold === undefined) continue;
+  return prepareMurphy(decisions)(undefined);
+}
+
+/**
+ * The decomposition's weighted form: each decision's forecast group found once; a weighting
+ * (decision i counted weights[i] times) then sums per group.
+ */
+function prepareMurphy(
+  decisions: readonly MurphyInput[],
+): (weights: Float64Array | undefined) => MurphyDecomposition | null {
+  const groupOf = new Map<number, number>();
+  const forecasts: number[] = [];
+  const group = new Int32Array(decisions.length).fill(-1);
+  const forecast = new Float64Array(decisions.length);
+  const outcome = new Uint8Array(decisions.length);
+  decisions.forEach((d, i) => {
+    if (!d.predicted || d.gold === undefined) return;
     const f = probabilityOf(d.predicted, "true");
-    const o = d.gold === "true" ? 1 : 0;
-    n++;
-    yes += o;
-    squared += (f - o) * (f - o);
-    const group = groups.get(f);
-    if (group) {
-      group.n++;
-      group.yes += o;
-    } else groups.set(f, { n: 1, yes: o });
-  }
-  if (n === 0) return null;
-  const base = yes / n;
-  let reliability = 0;
-  let resolution = 0;
-  for (const [f, group] of groups) {
-    const rate = group.yes / group.n;
-    reliability += group.n * (f - rate) * (f - rate);
-    resolution += group.n * (rate - base) * (rate - base);
-  }
-  return {
-    n,
-    groups: groups.size,
-    brier: squared / n,
-    reliability: reliability / n,
-    resolution: resolution / n,
-    uncertainty: base * (1 - base),
-    baseRate: base,
+    let g = groupOf.get(f);
+    if (g === undefined) {
+      groupOf.set(f, g = forecasts.length);
+      forecasts.push(f);
+    }
+    group[i] = g;
+    forecast[i] = f;
+    outcome[i] = d.gold === "true" ? 1 : 0;
+  });
+  const size = new Float64Array(forecasts.length);
+  const yes = new Float64Array(forecasts.length);
+  return (weights) => {
+    size.fill(0);
+    yes.fill(0);
+    let n = 0;
+    let totalYes = 0;
+    let squared = 0;
+    for (let i = 0; i < group.length; i++) {
+      const g = group[i] as number;
+      if (g < 0) continue;
+      const w = weights ? weights[i] as number : 1;
+      if (w === 0) continue;
+      const o = outcome[i] as number;
+      const f = forecast[i] as number;
+      size[g] = (size[g] as number) + w;
+      yes[g] = (yes[g] as number) + w * o;
+      n += w;
+      totalYes += w * o;
+      squared += w * (f - o) * (f - o);
+    }
+    if (n === 0) return null;
+    const base = totalYes / n;
+    let reliability = 0;
+    let resolution = 0;
+    let groups = 0;
+    for (let g = 0; g < forecasts.length; g++) {
+      const k = size[g] as number;
+      if (k === 0) continue;
+      groups++;
+      const f = forecasts[g] as number;
+      const rate = (yes[g] as number) / k;
+      reliability += k * (f - rate) * (f - rate);
+      resolution += k * (rate - base) * (rate - base);
+    }
+    return {
+      n,
+      groups,
+      brier: squared / n,
+      reliability: reliability / n,
+      resolution: resolution / n,
+      uncertainty: base * (1 - base),
+      baseRate: base,
+    };
   };
+}
+
+let lastMurphy: {
+  decisions: readonly MurphyInput[];
+  weighted: (weights: Float64Array) => MurphyDecomposition | null;
+} | null = null;
+
+/**
+ * The weighted decomposition shared by the three components in one bootstrap (they read the
+ * same decision list): computed once per resample, reused while the weights are unchanged.
+ */
+function sharedMurphy(
+  decisions: readonly MurphyInput[],
+): (weights: Float64Array) => MurphyDecomposition | null {
+  if (lastMurphy && lastMurphy.decisions === decisions) return lastMurphy.weighted;
+  const compute = prepareMurphy(decisions);
+  let lastWeights: Float64Array | null = null;
+  let last: MurphyDecomposition | null = null;
+  const weighted = (weights: Float64Array) => {
+    if (lastWeights && lastWeights.length === weights.length) {
+      let same = true;
+      for (let i = 0; i < weights.length && same; i++) same = lastWeights[i] === weights[i];
+      if (same) return last;
+      lastWeights.set(weights);
+    } else lastWeights = weights.slice();
+    last = compute(weights);
+    return last;
+  };
+  lastMurphy = { decisions, weighted };
+  return weighted;
 }
 
 function component(
@@ -125,6 +192,13 @@ function component(
     compute(decisions: readonly MetricInput[]): number | null {
       const m = murphyDecomposition(decisions);
       return m === null ? null : pick(m);
+    },
+    prepare(decisions: readonly MetricInput[]) {
+      const weighted = sharedMurphy(decisions);
+      return (weights: Float64Array) => {
+        const m = weighted(weights);
+        return m === null ? null : pick(m);
+      };
     },
   };
 }

@@ -21,19 +21,19 @@ import { isAnswered } from "./_answered.ts";
 /** The fields the scorer profile reads from a decision (a `DecisionRecord` has them all). */
 export interface ScorerProfileInput {
   /** Workflow of the case. */
-  workflow?: string;
+  workflow?: string | undefined;
   /** Question name. */
-  question?: string;
+  question?: string | undefined;
   /** The predicted answer equals the gold label (false on error). */
-  correct: boolean;
+  correct?: boolean | undefined;
   /** The predicted answer's probability, null when not answered. */
-  confidence: number | null;
+  confidence?: number | null | undefined;
   /** Brier score, null when not answered. */
-  brier: number | null;
+  brier?: number | null | undefined;
   /** The predicted distribution keyed in option order, null when not answered. */
-  predicted?: Readonly<Record<string, number>> | null;
+  predicted?: Readonly<Record<string, number>> | null | undefined;
   /** The gold distribution. */
-  gold_probabilities?: Readonly<Record<string, number>>;
+  gold_probabilities?: Readonly<Record<string, number>> | undefined;
   /** The failure, or null (or absent) when the decision was answered. */
   error?: unknown;
 }
@@ -129,7 +129,7 @@ export function scorerProfile(decisions: readonly ScorerProfileInput[]): ScorerP
       ),
     );
   const brier = (group: readonly ScorerProfileInput[]) =>
-    mean(group.flatMap((d) => d.brier === null ? [] : [d.brier]));
+    mean(group.flatMap((d) => typeof d.brier === "number" ? [d.brier] : []));
   const ece = (group: readonly ScorerProfileInput[], bins: number) =>
     eceOfBins(calibrationBins(group, { bins }));
   const row = (

@@ -15,13 +15,14 @@
  * @module
  */
 import type { SampleMetric } from "./registry.ts";
+import { prepareTies, sharedTies, type WeightedTies, weighTies } from "./_confidence.ts";
 
 /** The fields the curve reads from a decision. */
 export interface SelectiveInput {
-  /** Top-label confidence; null (not answered) leaves the decision out. */
-  confidence: number | null;
+  /** Top-label confidence; null or absent (not answered) leaves the decision out. */
+  confidence?: number | null | undefined;
   /** The predicted answer equals the gold label. */
-  correct: boolean;
+  correct?: boolean | undefined;
 }
 
 /** One point of the risk–coverage curve: the k most confident decisions kept. */
@@ -53,30 +54,99 @@ export interface RiskCoveragePoint {
  * ```
  */
 export function riskCoverage(decisions: readonly SelectiveInput[]): RiskCoveragePoint[] {
-  const answered = decisions
-    .filter((d) => d.confidence !== null)
-    .map((d) => ({ confidence: d.confidence as number, wrong: d.correct ? 0 : 1 }))
-    .sort((a, b) => b.confidence - a.confidence);
-  const n = answered.length;
+  const ties = weighTies(prepareTies(decisions));
   const out: RiskCoveragePoint[] = [];
+  walkCurve(ties, (k, risk, threshold) => {
+    out.push({ kept: k, coverage: k / ties.total, risk, threshold });
+  });
+  return out;
+}
+
+/**
+ * Visits the curve most confident first: k (1…N), the risk of the top k, and the confidence of
+ * the k-th decision (weighted runs: a decision of weight w counts w times).
+ */
+function walkCurve(
+  ties: WeightedTies,
+  visit: (k: number, risk: number, threshold: number) => void,
+): void {
+  let start = 0;
   let before = 0;
-  for (let start = 0; start < n;) {
-    const confidence = (answered[start] as { confidence: number }).confidence;
-    let end = start;
-    let wrong = 0;
-    while (end < n && (answered[end] as { confidence: number }).confidence === confidence) {
-      wrong += (answered[end] as { wrong: number }).wrong;
-      end++;
-    }
-    const size = end - start;
-    for (let k = start + 1; k <= end; k++) {
-      const errors = before + wrong * (k - start) / size;
-      out.push({ kept: k, coverage: k / n, risk: errors / k, threshold: confidence });
+  for (let t = ties.values.length - 1; t >= 0; t--) {
+    const size = ties.n[t] as number;
+    if (size === 0) continue;
+    const wrong = size - (ties.correct[t] as number);
+    for (let k = start + 1; k <= start + size; k++) {
+      visit(k, (before + wrong * (k - start) / size) / k, ties.values[t] as number);
     }
     before += wrong;
-    start = end;
+    start += size;
   }
-  return out;
+}
+
+/** Harmonic numbers H(0…n), extended as needed. */
+let harmonic = new Float64Array([0]);
+
+function harmonicUpTo(n: number): Float64Array {
+  if (harmonic.length > n) return harmonic;
+  const next = new Float64Array(Math.max(n + 1, 2 * harmonic.length));
+  next.set(harmonic);
+  for (let k = harmonic.length; k < next.length; k++) next[k] = (next[k - 1] as number) + 1 / k;
+  harmonic = next;
+  return next;
+}
+
+/**
+ * AURC of weighted runs in one pass over the runs: a run of m decisions (e wrong) after s kept
+ * ones with b wrong adds Σ_{k=s+1…s+m} (b + e·(k − s)/m)/k = b·ΔH + (e/m)·(m − s·ΔH), with
+ * ΔH = H(s+m) − H(s) from a table of harmonic numbers.
+ */
+function aurcOfTies(ties: WeightedTies): number | null {
+  if (ties.total === 0) return null;
+  const h = harmonicUpTo(ties.total);
+  let sum = 0;
+  let start = 0;
+  let before = 0;
+  for (let t = ties.values.length - 1; t >= 0; t--) {
+    const size = ties.n[t] as number;
+    if (size === 0) continue;
+    const wrong = size - (ties.correct[t] as number);
+    const dh = (h[start + size] as number) - (h[start] as number);
+    sum += before * dh + (wrong / size) * (size - start * dh);
+    before += wrong;
+    start += size;
+  }
+  return sum / ties.total;
+}
+
+/** Accuracy of the top ⌈coverage·N⌉ of weighted runs. */
+function accuracyOfTies(ties: WeightedTies, coverage: number): number | null {
+  if (ties.total === 0) return null;
+  const k = keptAt(ties.total, coverage);
+  let start = 0;
+  let before = 0;
+  for (let t = ties.values.length - 1; t >= 0; t--) {
+    const size = ties.n[t] as number;
+    if (size === 0) continue;
+    const wrong = size - (ties.correct[t] as number);
+    if (k <= start + size) return 1 - (before + wrong * (k - start) / size) / k;
+    before += wrong;
+    start += size;
+  }
+  return 1 - before / ties.total;
+}
+
+/** A selective metric from weighted runs, with its weighted form for the bootstrap. */
+function fromTies(
+  estimate: (ties: WeightedTies) => number | null,
+): Pick<SampleMetric, "compute" | "prepare"> {
+  return {
+    compute: (decisions) => estimate(weighTies(prepareTies(decisions))),
+    prepare: (decisions) => {
+      const shared = sharedTies(decisions);
+      return (weights) => estimate(shared.weigh(weights));
+    },
+  };
 }
 
 /**
@@ -185,7 +255,7 @@ export const AURC: SampleMetric = {
   ...SELECTIVE,
   higherIsBetter: false,
   format: "number",
-  compute: (decisions) => aurcOf(riskCoverage(decisions)),
+  ...fromTies(aurcOfTies),
 };
 
 function accuracyAt(percent: number): SampleMetric {
@@ -197,7 +267,7 @@ function accuracyAt(percent: number): SampleMetric {
     ...SELECTIVE,
     higherIsBetter: true,
     format: "percent",
-    compute: (decisions) => accuracyAtCoverage(riskCoverage(decisions), percent / 100),
+    ...fromTies((ties) => accuracyOfTies(ties, percent / 100)),
   };
 }
 

@@ -25,7 +25,7 @@ export interface StabilityInput {
   /** Question name. */
   question: string;
   /** Workflow of the case. */
-  workflow?: string;
+  workflow?: string | undefined;
   /** The predicted distribution, null when not answered. */
   predicted: Readonly<Record<string, number>> | null;
   /** The failure, or null (absent) when answered. */

@@ -29,13 +29,13 @@ export interface TemperatureInput {
   /** Case id: the unit the split draws. */
   case: string;
   /** Workflow of the case. */
-  workflow?: string;
+  workflow?: string | undefined;
   /** Question name. */
-  question?: string;
+  question?: string | undefined;
   /** The predicted distribution, null when not answered (left out). */
-  predicted?: Readonly<Record<string, number>> | null;
+  predicted?: Readonly<Record<string, number>> | null | undefined;
   /** The gold label. */
-  gold?: string;
+  gold?: string | undefined;
   /** The failure, or null (absent) when answered. */
   error?: unknown;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { type QuestionType, QuestionTypeSchema } from "../dataset/schemas.ts";
+import { type QuestionType, QuestionTypeSchema } from "../dataset/mod.ts";
 
 /** Format tag written in every model file. */
 export const MODEL_FORMAT = "decibench-softmax-v1";

@@ -6,13 +6,14 @@
  */
 export type {
   DecisionRecord,
-  ErrorKind,
   RunJson,
   RunSession,
   RunSpec,
   RunStability,
   ThresholdResult,
 } from "./schemas.ts";
+export { ErrorKindSchema, RUN_JSON_VERSION } from "./schemas.ts";
+export * from "./decisions.ts";
 export * from "./repeats.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";

@@ -8,35 +8,12 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { type QuestionType, QuestionTypeSchema } from "../dataset/schemas.ts";
-import type { StabilitySummary } from "../metrics/mod.ts";
+import { type QuestionType, QuestionTypeSchema } from "../dataset/mod.ts";
+import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
+import type { StabilitySummary, Summary } from "../metrics/mod.ts";
 
-/** Error kinds a decision can carry. */
-export const ErrorKindSchema = z.enum([
-  "authentication",
-  "invalid_request",
-  "unsupported_endpoint",
-  "rate_limited",
-  "overloaded",
-  "unavailable",
-  "timeout",
-  "network",
-  "malformed",
-  "limit",
-]);
-/** The kind of error a decision failed with (how the client classified it). */
-export type ErrorKind =
-  | "authentication"
-  | "invalid_request"
-  | "unsupported_endpoint"
-  | "rate_limited"
-  | "overloaded"
-  | "unavailable"
-  | "timeout"
-  | "network"
-  | "malformed"
-  | "limit";
-
+/** Error kinds a decision can carry (the client's `ERROR_KINDS`). */
+export const ErrorKindSchema = z.enum(ERROR_KINDS);
 /** One scored decision as written to `decisions.jsonl`. */
 export const DecisionRecordSchema = z.object({
   /** Case id. */
@@ -271,6 +248,46 @@ export interface RunSession {
   duration_ms: number;
 }
 
+/** The version of `run.json` this tool writes (1: metrics as top-level summary fields). */
+export const RUN_JSON_VERSION = 2;
+
+const nullableNumber = z.number().nullable();
+const interval = z.tuple([z.number(), z.number()]).nullable();
+
+/** A run summary as `run.json` holds it (see `Summary` in the metrics module). */
+export const SummarySchema = z.object({
+  decisions: z.number().int().min(0),
+  cases: z.number().int().min(0),
+  answered: z.number().int().min(0),
+  errors: z.number().int().min(0),
+  metrics: z.object({
+    accuracy: nullableNumber,
+    kl: nullableNumber,
+    brier: nullableNumber,
+    ece: nullableNumber,
+    nll: nullableNumber,
+  }).catchall(nullableNumber),
+  meanConfidence: nullableNumber,
+  intervals: z.object({
+    accuracy: interval,
+    kl: interval,
+    brier: interval,
+    ece: interval,
+    nll: interval,
+  }).catchall(interval),
+  latency: z.object({ p50: z.number(), p95: z.number() }).nullable(),
+  inputTokens: nullableNumber,
+  reliability: z.array(z.object({
+    bin: z.number().int(),
+    lower: z.number(),
+    upper: z.number(),
+    n: z.number().int(),
+    meanConfidence: z.number(),
+    accuracy: z.number(),
+    gap: z.number(),
+  })),
+});
+
 /** One row of the stability summary (see `stabilitySummary` in lib/metrics). */
 const StabilityRowSchema = z.object({
   key: z.string(),
@@ -302,7 +319,7 @@ export interface RunStability extends StabilitySummary {
 
 /** `run.json`. */
 export const RunJsonSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(RUN_JSON_VERSION),
   tool: z.string(),
   tool_version: z.string(),
   id: z.string(),
@@ -310,7 +327,7 @@ export const RunJsonSchema = z.object({
   started_at: z.string(),
   finished_at: z.string().nullable(),
   spec: RunSpecSchema,
-  summary: z.record(z.string(), z.unknown()).nullable(),
+  summary: SummarySchema.nullable(),
   thresholds: z.array(ThresholdResultSchema),
   model_reported: z.string().nullable(),
   fatal: z.string().nullable(),
@@ -321,8 +338,8 @@ export const RunJsonSchema = z.object({
 });
 /** `run.json`: what ran, how it ended, its summary and thresholds. */
 export interface RunJson {
-  /** Record format version, always 1. */
-  version: 1;
+  /** Record format version, 2 (version 1 files are upgraded when loaded). */
+  version: 2;
   /** Tool that wrote it (`decibench`). */
   tool: string;
   /** Version of that tool. */
@@ -338,7 +355,7 @@ export interface RunJson {
   /** What ran. */
   spec: RunSpec;
   /** The run summary (metrics with intervals), null until the run ends. */
-  summary: Record<string, unknown> | null;
+  summary: Summary | null;
   /** Threshold results, in the workflow's order. */
   thresholds: ThresholdResult[];
   /** The model name the server reported, or null when it named none. */
@@ -359,5 +376,7 @@ type _SchemasMatch = [
   Assert<Equals<z.infer<typeof RunSpecSchema>, RunSpec>>,
   Assert<Equals<z.infer<typeof RunSessionSchema>, RunSession>>,
   Assert<Equals<z.infer<typeof RunStabilitySchema>, RunStability>>,
-  Assert<Equals<z.infer<typeof RunJsonSchema>, RunJson>>,
+  Assert<Equals<Omit<z.infer<typeof RunJsonSchema>, "summary">, Omit<RunJson, "summary">>>,
+  // A summary read back is a `Summary` (the other way differs only in `ByMetric`'s optional keys).
+  Assert<z.infer<typeof SummarySchema> extends Summary ? true : false>,
 ];

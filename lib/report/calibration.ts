@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DecisionRecord, RunJson, RunStability } from "../record/mod.ts";
+import type { RunStability } from "../record/mod.ts";
 import {
   calibrationMeasureData,
   coverageData,
@@ -20,17 +20,7 @@ import {
 import { num, pct, table } from "./format.ts";
 import { riskCoverageChart } from "./risk_coverage_chart.ts";
 import type { TableData } from "./tables.ts";
-import { computeMetric, metricByName } from "../metrics/mod.ts";
-
-/** Options of the calibration section renderers. */
-export interface CalibrationSectionOptions {
-  /**
-   * Seed of the temperature what-if's case split.
-   *
-   * @default {run.spec.seed}
-   */
-  seed?: number;
-}
+import type { RunReport } from "./model.ts";
 
 const MEASURES_NOTE =
   "Beside the headline 10-bin ECE, each measure names its estimator; none replaces the headline " +
@@ -85,17 +75,12 @@ function mdTable(data: TableData, right: readonly number[]): string {
 /**
  * The calibration section of `report.md` (with stability when the run has it).
  *
- * @param run The run record.
- * @param records Its decisions.
- * @param options The what-if's seed.
+ * @param report The run's report model (`buildReport`); the what-if's split uses the run's seed.
  * @returns Markdown text.
  */
-export function calibrationMarkdown(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-  options: CalibrationSectionOptions = {},
-): string {
-  const seed = options.seed ?? run.spec.seed;
+export function calibrationMarkdown(report: RunReport): string {
+  const { run, records } = report;
+  const seed = run.spec.seed;
   const murphy = murphyData(records);
   const temperature = temperatureData(records, seed);
   const out = [
@@ -103,7 +88,7 @@ export function calibrationMarkdown(
     "",
     MEASURES_NOTE,
     "",
-    mdTable(calibrationMeasureData(run, records), [2, 3]),
+    mdTable(calibrationMeasureData(report), [2, 3]),
     "",
     "### Scorer profile",
     "",
@@ -178,23 +163,18 @@ function note(text: string): string {
  * The calibration section of `report.html` (with stability when the run has it), including the
  * risk–coverage chart.
  *
- * @param run The run record.
- * @param records Its decisions.
- * @param options The what-if's seed.
+ * @param report The run's report model (`buildReport`); the what-if's split uses the run's seed.
  * @returns HTML text.
  */
-export function calibrationHtml(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-  options: CalibrationSectionOptions = {},
-): string {
-  const seed = options.seed ?? run.spec.seed;
+export function calibrationHtml(report: RunReport): string {
+  const { run, records } = report;
+  const seed = run.spec.seed;
   const murphy = murphyData(records);
   const temperature = temperatureData(records, seed);
   const out = [
     "<h2>Calibration measures</h2>",
     note(MEASURES_NOTE),
-    htmlTable(calibrationMeasureData(run, records), [2, 3]),
+    htmlTable(calibrationMeasureData(report), [2, 3]),
     "<h3>Scorer profile</h3>",
     note(PROFILE_NOTE),
     htmlTable(scorerProfileData(records), [2]),
@@ -231,17 +211,12 @@ export function calibrationHtml(
 /**
  * The calibration lines of the terminal report (with stability when the run has it).
  *
- * @param run The run record.
- * @param records Its decisions.
+ * @param report The run's report model (`buildReport`).
  * @returns Lines of text.
  */
-export function calibrationTerminal(run: RunJson, records: readonly DecisionRecord[]): string[] {
-  const value = (name: string): number | null => {
-    const recorded = metricOf(run.summary, name);
-    if (recorded !== undefined) return recorded;
-    const metric = metricByName(name);
-    return metric ? computeMetric(metric, records) : null;
-  };
+export function calibrationTerminal(report: RunReport): string[] {
+  const { run, records, summary } = report;
+  const value = (name: string): number | null => metricOf(summary, records, name);
   const lines = [
     `calibration ECE 15-bin ${num(value("ece_15"))}, 15 equal-mass ${num(value("ece_em"))}, ` +
     `debiased ${num(value("ece_debiased"))}, per question ${num(value("ece_per_question"))}, ` +

@@ -9,16 +9,16 @@
 import {
   computeMetric,
   coverageThresholds,
-  type Interval,
   metricByName,
-  type MetricDefinition,
   murphyDecomposition,
   riskCoverage,
   scorerProfile,
+  type Summary,
   temperatureWhatIf,
 } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson, RunStability } from "../record/mod.ts";
-import { interval, num, pct } from "./format.ts";
+import type { DecisionRecord, RunStability } from "../record/mod.ts";
+import { metricInterval, metricText, num, pct } from "./format.ts";
+import type { RunReport } from "./model.ts";
 import type { TableData } from "./tables.ts";
 
 /** The measures of the calibration section (SPEC §13), in report order. */
@@ -42,55 +42,41 @@ export const CALIBRATION_SECTION_METRICS: readonly string[] = [
 export const COVERAGE_TARGETS: readonly number[] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 
 /**
- * A metric's value as a run recorded it: `summary.metrics[name]` (run.json version 2) or the v1
- * top-level `summary[name]`; undefined when the summary does not have it.
+ * A metric's value from the summary, or computed from the decisions when the summary predates
+ * the metric (a run recorded by an older version).
  *
  * @param summary The run's summary.
+ * @param records Its decisions.
  * @param name The metric name.
- * @returns The value (null when n/a), or undefined when not recorded.
+ * @returns The value (null when n/a or unknown).
  */
-export function metricOf(summary: unknown, name: string): number | null | undefined {
-  if (summary === null || typeof summary !== "object") return undefined;
-  const s = summary as { metrics?: Record<string, unknown> } & Record<string, unknown>;
-  const v = s.metrics && Object.hasOwn(s.metrics, name) ? s.metrics[name] : s[name];
-  return typeof v === "number" || v === null ? v : undefined;
-}
-
-/** A metric's recorded interval, or null. */
-function intervalOf(summary: unknown, name: string): Interval | null {
-  const intervals = (summary as { intervals?: Record<string, unknown> } | null)?.intervals;
-  const iv = intervals?.[name];
-  return Array.isArray(iv) && iv.length === 2 ? iv as Interval : null;
-}
-
-function formatted(metric: MetricDefinition, value: number | null): string {
-  return metric.format === "percent" ? pct(value) : num(value);
+export function metricOf(
+  summary: Summary,
+  records: readonly DecisionRecord[],
+  name: string,
+): number | null {
+  const recorded = summary.metrics[name];
+  if (recorded !== undefined) return recorded;
+  const metric = metricByName(name);
+  return metric ? computeMetric(metric, records) : null;
 }
 
 /**
- * Every calibration measure: value (as recorded in the summary, else computed from the
- * decisions), its 95% bootstrap interval when recorded, and the estimator it names.
+ * Every calibration measure: value, its 95% bootstrap interval, and the estimator it names.
  *
- * @param run The run record.
- * @param records Its decisions.
+ * @param report The run's report model.
  * @returns The table.
  */
-export function calibrationMeasureData(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-): TableData {
+export function calibrationMeasureData(report: RunReport): TableData {
   const rows: string[][] = [];
   for (const name of CALIBRATION_SECTION_METRICS) {
     const metric = metricByName(name);
     if (!metric) continue;
-    const recorded = metricOf(run.summary, name);
-    const value = recorded === undefined ? computeMetric(metric, records) : recorded;
-    const iv = intervalOf(run.summary, name);
     rows.push([
       metric.label,
       name,
-      formatted(metric, value),
-      interval(iv, metric.format === "percent"),
+      metricText(metric, metricOf(report.summary, report.records, name)),
+      metricInterval(metric, report.summary.intervals[name]),
       metric.description,
     ]);
   }

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { optionsOf } from "../dataset/questions.ts";
-import type { Question } from "../dataset/schemas.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { Distributions } from "./predictor.ts";
 
 /** Every fault the reference server can inject, in the order they are documented. */
@@ -49,9 +48,9 @@ export interface Fault {
   /** Probability per decision request, in [0,1] (`jitter`: always 1, every answer). */
   rate: number;
   /** For `http429`: the `Retry-After` header in whole seconds (default 1). */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
   /** For `jitter`: the noise's standard deviation, in [0,1]. */
-  sd?: number;
+  sd?: number | undefined;
 }
 
 /** A parsed fault spec: faults in the order given; their rates (jitter aside) sum to at most 1. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Case } from "../dataset/schemas.ts";
+import type { Case } from "../dataset/mod.ts";
 import type { Workflow } from "./schemas.ts";
 
 /**

@@ -21,3 +21,5 @@ export * from "./thresholds.ts";
 export * from "./run.ts";
 export * from "./agreement.ts";
 export * from "./compare_engines.ts";
+export * from "./engines_report.ts";
+export * from "./audits_spec.ts";

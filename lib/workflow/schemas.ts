@@ -8,7 +8,9 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "../audit/schemas.ts";
+import { ENGINE_NAMES, type EngineName } from "../client/mod.ts";
+import { METRIC_NAMES } from "../metrics/mod.ts";
+import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "./audits_spec.ts";
 
 /** The embedded reference server, started in-process. */
 export const ReferenceSpecSchema = z.object({
@@ -63,7 +65,7 @@ export const EndpointSpecSchema = z.object({
   /** Name used in side-by-side output. */
   name: z.string().min(1).optional(),
   /** Wire format. */
-  engine: z.enum(["systemone", "ollama", "clef", "pcd"]).default("systemone"),
+  engine: z.enum(ENGINE_NAMES).default("systemone"),
   /** Base URL of the server (ignored when `reference` is set, unless `--base-url` is given). */
   baseUrl: z.string().min(1).optional(),
   /** Start the built-in reference server instead of calling a URL. */
@@ -87,7 +89,8 @@ export const EndpointSpecSchema = z.object({
   message: "give baseUrl or reference",
 });
 /** The wire format an endpoint speaks. */
-export type EngineName = "systemone" | "ollama" | "clef" | "pcd";
+/** The name of a wire format (`ENGINE_NAMES` of the client module). */
+export type { EngineName };
 
 /** An endpoint spec as written in a workflow file: give `baseUrl` or `reference`. */
 export interface EndpointSpecInput {
@@ -176,14 +179,14 @@ export interface EndpointSpec {
 
 /** A threshold the run must meet. */
 export const ThresholdSpecSchema = z.object({
-  metric: z.enum(["accuracy", "kl", "brier", "ece"]),
+  metric: z.enum(METRIC_NAMES as [string, ...string[]]),
   op: z.enum([">=", ">", "<=", "<"]),
   limit: z.number(),
 }).strict();
 /** A threshold the run must meet, e.g. `{ metric: "accuracy", op: ">=", limit: 0.6 }`. */
 export interface ThresholdSpec {
-  /** The metric compared. */
-  metric: "accuracy" | "kl" | "brier" | "ece";
+  /** The metric compared: a name of the metric registry (`accuracy`, `kl`, `brier`, `ece`, `nll`, …). */
+  metric: string;
   /** How the metric's value is compared with `limit`. */
   op: ">=" | ">" | "<=" | "<";
   /** The limit. */

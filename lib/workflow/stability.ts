@@ -8,11 +8,11 @@
  *
  * @module
  */
-import type { Case } from "../dataset/schemas.ts";
+import type { Case } from "../dataset/mod.ts";
 import { askCase, pool, tryBuild } from "../client/mod.ts";
-import { decisionRecords } from "../record/decisions.ts";
 import {
   type DecisionRecord,
+  decisionRecords,
   type RepeatRecord,
   RepeatsWriter,
   type RunStability,
@@ -29,7 +29,7 @@ export interface RepeatOptions {
    *
    * @default {[parallel]} (the run's own)
    */
-  parallelSweep?: readonly number[];
+  parallelSweep?: readonly number[] | undefined;
   /** The official pass's concurrency. */
   parallel: number;
   /**
@@ -37,19 +37,21 @@ export interface RepeatOptions {
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Backoff base for retries in ms.
    *
    * @default {250}
    */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /**
    * Called after each pass.
    *
    * @default {undefined}
    */
-  onPass?: (pass: { parallel: number; pass: number; cases: number; errors: number }) => void;
+  onPass?:
+    | ((pass: { parallel: number; pass: number; cases: number; errors: number }) => void)
+    | undefined;
 }
 
 /** The passes to run: at each concurrency, passes up to `repeat`, the official one skipped. */
@@ -113,11 +115,11 @@ export async function runRepeats(
           request,
           item.questions,
           {
-            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+            apiKey: endpoint.apiKey,
             timeoutMs: endpoint.spec.timeoutMs,
             retries: endpoint.spec.retries,
-            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-            ...(options.signal !== undefined ? { signal: options.signal } : {}),
+            backoffMs: options.backoffMs,
+            signal: options.signal,
           },
         ).catch((error) => {
           if (options.signal?.aborted) return null;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ThresholdResult } from "../record/schemas.ts";
+import type { ThresholdResult } from "../record/mod.ts";
 import type { ThresholdSpec } from "./schemas.ts";
 
 /**
@@ -15,7 +15,7 @@ import type { ThresholdSpec } from "./schemas.ts";
  */
 export function evaluateThresholds(
   specs: readonly ThresholdSpec[],
-  values: Readonly<Record<string, number | null>>,
+  values: Readonly<Record<string, number | null | undefined>>,
 ): ThresholdResult[] {
   return specs.map((t) => {
     const value = values[t.metric] ?? null;
