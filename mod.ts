@@ -188,10 +188,12 @@ export {
 export {
   type CaseError,
   type CaseOutcome,
+  ENGINE_NAMES,
   type EngineReply,
   ERROR_KINDS,
   type ErrorKind,
   type NormalizedAnswer,
+  type NotAReply,
 } from "./lib/client/mod.ts";
 export {
   type Distributions,

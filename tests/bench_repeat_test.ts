@@ -142,18 +142,23 @@ Deno.test("bench refuses bad --repeat / --parallel-sweep values with exit 2", as
   const cases: [string[], RegExp][] = [
     [
       ["--parallel-sweep", "1,4"],
-      /--parallel-sweep sets the concurrencies of --repeat; add --repeat K/,
+      /Cannot use --parallel-sweep without --repeat: .*; add --repeat K/,
     ],
-    [["--repeat", "0"], /--repeat must be an integer ≥ 1, got "0"/],
+    [["--repeat", "0"], /Cannot use --repeat "0": it is too small; give a whole number ≥ 1/],
     [
       ["--repeat", "2", "--parallel-sweep", "1,x"],
-      /--parallel-sweep must be a comma list of integers ≥ 1, e\.g\. 1,4,16, got "1,x"/,
+      /Cannot use --parallel-sweep "1,x": give a comma list of whole numbers ≥ 1, e\.g\. 1,4,16/,
     ],
-    [["--repeat", "2", "--parallel-sweep", "0"], /got "0"/],
+    [["--repeat", "2", "--parallel-sweep", "0"], /Cannot use --parallel-sweep "0"/],
   ];
+  cases.push([
+    ["workflows/compare-engines.ts", "--repeat", "2"],
+    /Cannot use --repeat with a workflow of several endpoints/,
+  ]);
   for (const [args, message] of cases) {
     await t.step(args.join(" "), async () => {
-      const r = await runScript("bench.ts", ["workflows/reference.ts", "--no-db", ...args]);
+      const workflow = args[0]?.startsWith("workflows/") ? [] : ["workflows/reference.ts"];
+      const r = await runScript("bench.ts", [...workflow, "--no-db", ...args]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, message);
     });

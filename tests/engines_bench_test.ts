@@ -117,6 +117,7 @@ Deno.test("every provider preset runs against the reference server's emulated en
         baseUrl,
         limit: 6,
         outDir: await Deno.makeTempDir(),
+        dbPath: null,
         env,
       });
       assert.equal(result.status, "completed", result.fatal ?? "");
@@ -141,7 +142,7 @@ Deno.test("every provider preset runs against the reference server's emulated en
   await t.step("a required key that is unset stops before any request", async () => {
     const workflow = await loadWorkflow("workflows/typesafe.ts");
     await assert.rejects(
-      runBenchmark(workflow, { baseUrl: server.url, limit: 1, env: () => undefined }),
+      runBenchmark(workflow, { baseUrl: server.url, limit: 1, env: () => undefined, dbPath: null }),
       /environment variable "TYPESAFE_API_KEY" is not set/,
     );
   });
@@ -222,7 +223,10 @@ Deno.test("a script that imports mod.ts compares engines (README example)", asyn
     ],
     cases: { limit: 20 },
   }, "compare.ts");
-  const comparison = await compareEngines(workflow, { outDir: await Deno.makeTempDir() });
+  const comparison = await compareEngines(workflow, {
+    outDir: await Deno.makeTempDir(),
+    dbPath: null,
+  });
   const [uniform, oracle] = comparison.engines;
   assert.equal(uniform?.summary.decisions, 100);
   assert.equal(oracle?.summary.metrics.kl, 0);

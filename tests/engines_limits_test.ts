@@ -38,6 +38,7 @@ async function runOn(
   try {
     return await runPrepared(workflow, { dataset, cases, endpoint }, {
       outDir: await Deno.makeTempDir(),
+      dbPath: null,
     });
   } finally {
     await endpoint.close();
@@ -90,7 +91,7 @@ Deno.test("Ollama without a model name is refused before the run starts", async 
     endpoint: { engine: "ollama", baseUrl: "http://127.0.0.1:9" },
   }, "test");
   await assert.rejects(
-    runBenchmark(workflow, { limit: 1, outDir: await Deno.makeTempDir() }),
+    runBenchmark(workflow, { limit: 1, outDir: await Deno.makeTempDir(), dbPath: null }),
     /Cannot use Ollama: it needs the model's name \(got "default"\); set endpoint.model in the workflow or pass --model/,
   );
 });
@@ -138,11 +139,13 @@ Deno.test("dohnuts' native block is kept in decisions.jsonl and a low fit_mass i
     baseUrl: low.url,
     limit: 2,
     outDir: await Deno.makeTempDir(),
+    dbPath: null,
   });
   const highRun = await runBenchmark(workflow, {
     baseUrl: high.url,
     limit: 2,
     outDir: await Deno.makeTempDir(),
+    dbPath: null,
   });
   const records = await readDecisions(`${lowRun.dir}/decisions.jsonl`);
   const scores = records.filter((r) => r.type === "score");

@@ -76,7 +76,7 @@ Deno.test({
     const predictor = predictorNames().includes("fitted") ? "fitted" : "uniform";
     await runBenchmark(
       validateWorkflow({ name: "notebooks", endpoint: { reference: { predictor } } }, "test"),
-      { outDir: runDir },
+      { outDir: runDir, dbPath: null },
     );
     const emptyRuns = await Deno.makeTempDir();
     for (const name of NOTEBOOKS) {

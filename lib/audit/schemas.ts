@@ -9,29 +9,20 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import type { ErrorKind } from "../client/mod.ts";
-import { ErrorKindSchema } from "../record/mod.ts";
-
+import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
 import {
+  AUDIT_SETS,
   type AuditSet,
-  AuditSetSchema,
-  type EvidenceScope,
-  EvidenceScopeSchema,
-} from "../workflow/mod.ts";
-
-// The `audits` field of a workflow file is part of the workflow's schema; re-exported here for
-// the audit module's files.
-export {
-  AuditCheckSchema,
-  AuditSetSchema,
-  AuditsSpecSchema,
   CHECK_ID_PATTERN,
   checkName,
-  EvidenceScopeSchema,
-  JudgeReferenceSchema,
-  JudgeSpecSchema,
+  EVIDENCE_SCOPES,
+  type EvidenceScope,
   UNCLEAR,
 } from "../workflow/mod.ts";
+
+// The `audits` field of a workflow file is part of the workflow's schema (lib/workflow); its
+// names are re-exported here for the audit module's files.
+export { CHECK_ID_PATTERN, checkName, UNCLEAR };
 export type {
   AuditCheck,
   AuditSet,
@@ -43,6 +34,10 @@ export type {
   JudgeSpec,
   JudgeSpecInput,
 } from "../workflow/mod.ts";
+
+const AuditSetSchema = z.enum(AUDIT_SETS);
+const EvidenceScopeSchema = z.enum(EVIDENCE_SCOPES);
+const ErrorKindSchema = z.enum(ERROR_KINDS);
 
 /** One message of a conversation. Only an assistant's `content` is ever sent to a judge. */
 export const TranscriptMessageSchema = z.object({
@@ -222,10 +217,11 @@ export const AuditMetaSchema = z.object({
       question_sha256: Sha256Schema,
     }).strict(),
   ),
-  status: z.enum(["running", "completed", "interrupted"]),
+  status: z.enum(["running", "completed", "incomplete", "interrupted"]),
   started_at: z.string(),
   finished_at: z.string().nullable(),
   counts: z.record(AuditOutcomeSchema, z.number().int()),
+  stopped: z.string().nullable().optional(),
 }).strict();
 /** `audit.json`: what an audit ran and how it ended. */
 export interface AuditMeta {
@@ -263,14 +259,19 @@ export interface AuditMeta {
     /** sha256 of the question as sent. */
     question_sha256: string;
   }[];
-  /** `running` while it runs, then how it ended. */
-  status: "running" | "completed" | "interrupted";
+  /**
+   * `running` while it runs, then how it ended: `incomplete` when the judge failed some calls
+   * (they are asked again on resume) or the audit stopped early.
+   */
+  status: "running" | "completed" | "incomplete" | "interrupted";
   /** When the audit first started (ISO 8601). */
   started_at: string;
   /** When it ended (ISO 8601), null while running. */
   finished_at: string | null;
   /** Number of audits per outcome. */
   counts: Record<AuditOutcome, number>;
+  /** Why the audit stopped before asking everything (a dead or wrong judge), or null. */
+  stopped?: string | null | undefined;
 }
 
 /** One labelled yes/no item of a threshold sweep (a line of a labels file). */

@@ -25,7 +25,7 @@ export type {
   ScoreQuestion,
   Split,
 } from "./schemas.ts";
-export { QuestionSchema, QuestionTypeSchema } from "./schemas.ts";
+export { QUESTION_TYPES } from "./schemas.ts";
 export { optionsOf } from "./questions.ts";
 export {
   type Dataset,

@@ -9,7 +9,10 @@ import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 
 /** The three question types System One serves (`bool` is accepted as an alias of `noul`). */
-export const QuestionTypeSchema = z.enum(["choice", "score", "noul"]);
+/** The question types, in the order the spec lists them. */
+export const QUESTION_TYPES = ["choice", "score", "noul"] as const;
+/** Validates a question type. */
+export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
 /** A question type: `choice` (named options), `score` (levels 0..n-1) or `noul` (yes/no). */
 export type QuestionType = "choice" | "score" | "noul";
 

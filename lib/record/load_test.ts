@@ -54,3 +54,42 @@ Deno.test("`loadRun()` refuses a missing or invalid run.json, naming the file an
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("`loadRun()` reads a version 1 run.json (metrics as top-level summary fields)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const records = [record({ case: "c1" }), record({ case: "c2", correct: false })];
+    const current = runJson(records);
+    const { metrics, intervals, ...rest } = current.summary!;
+    const v1 = {
+      ...current,
+      version: 1,
+      summary: {
+        ...rest,
+        accuracy: metrics.accuracy,
+        kl: metrics.kl,
+        brier: metrics.brier,
+        ece: metrics.ece,
+        intervals: {
+          accuracy: intervals.accuracy,
+          kl: intervals.kl,
+          brier: intervals.brier,
+          ece: intervals.ece,
+        },
+      },
+    };
+    await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify(v1));
+    await Deno.writeTextFile(`${dir}/decisions.jsonl`, "");
+    const loaded = await loadRun(dir);
+    assert.equal(loaded.run.version, 2);
+    // a v1 summary had the four headline metrics only
+    const v1Names = ["accuracy", "kl", "brier", "ece"] as const;
+    const pick = <T>(values: Record<string, T>) =>
+      Object.fromEntries(v1Names.map((name) => [name, values[name]]));
+    assert.deepEqual(loaded.run.summary?.metrics, { ...pick(metrics), nll: null });
+    assert.deepEqual(loaded.run.summary?.intervals, { ...pick(intervals), nll: null });
+    assert.equal(loaded.run.summary?.decisions, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

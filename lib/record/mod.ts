@@ -12,7 +12,7 @@ export type {
   RunStability,
   ThresholdResult,
 } from "./schemas.ts";
-export { ErrorKindSchema, RUN_JSON_VERSION } from "./schemas.ts";
+export { RUN_JSON_VERSION } from "./schemas.ts";
 export * from "./decisions.ts";
 export * from "./repeats.ts";
 export * from "./recorder.ts";
@@ -20,3 +20,7 @@ export * from "./fingerprint.ts";
 export * from "./load.ts";
 export * from "./resume.ts";
 export * from "./sqlite_index.ts";
+export * from "./fs_errors.ts";
+export * from "./resume_command.ts";
+export * from "./run_dir.ts";
+export * from "./run_id.ts";

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { type QuestionType, QuestionTypeSchema } from "../dataset/mod.ts";
+import { QUESTION_TYPES, type QuestionType } from "../dataset/mod.ts";
 import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
 import type { StabilitySummary, Summary } from "../metrics/mod.ts";
 
@@ -23,7 +23,7 @@ export const DecisionRecordSchema = z.object({
   /** Question name. */
   question: z.string(),
   /** Question type. */
-  type: QuestionTypeSchema,
+  type: z.enum(QUESTION_TYPES),
   /** The distribution scored, keyed in option order, or null on error. */
   predicted: z.record(z.string(), z.number()).nullable(),
   /** The predicted answer (argmax, first listed wins a tie), or null. */
@@ -145,6 +145,7 @@ export const RunSpecSchema = z.object({
   workflow: z.string(),
   workflow_file: z.string().nullable(),
   endpoint: z.string(),
+  base_url: z.string().nullable().optional(),
   endpoint_name: z.string().nullable(),
   engine: z.string(),
   model: z.string(),
@@ -172,6 +173,11 @@ export interface RunSpec {
   workflow_file: string | null;
   /** Endpoint identity: `scheme://host:port/path` (no credentials) or `embedded:reference/…`. */
   endpoint: string;
+  /**
+   * The base URL called, without credentials, query or fragment (null for the embedded server;
+   * absent in runs recorded before it was added). `--resume DIR` calls it again.
+   */
+  base_url?: string | null | undefined;
   /** Endpoint name when the workflow names it, else null. */
   endpoint_name: string | null;
   /** Engine (wire format) name, e.g. `systemone`. */

@@ -15,7 +15,10 @@ export const UNCLEAR = "unclear";
 export const CHECK_ID_PATTERN: RegExp = /^[a-z0-9][a-z0-9_-]*-v[1-9][0-9]*$/;
 
 /** Audit sets: `recommended` checks run in both; `all` adds the checks marked `all`. */
-export const AuditSetSchema = z.enum(["recommended", "all"]);
+/** The audit sets a workflow may name. */
+export const AUDIT_SETS = ["recommended", "all"] as const;
+/** Validates an audit set. */
+export const AuditSetSchema = z.enum(AUDIT_SETS);
 /** An audit set: `recommended` checks run in both; `all` adds the checks marked `all`. */
 export type AuditSet = "recommended" | "all";
 
@@ -23,7 +26,10 @@ export type AuditSet = "recommended" | "all";
  * Evidence scopes: `messages` sends every public assistant message (so an earlier claim that a
  * later message contradicts still counts); `final_answer` sends only the last one.
  */
-export const EvidenceScopeSchema = z.enum(["messages", "final_answer"]);
+/** The evidence scopes a check may take. */
+export const EVIDENCE_SCOPES = ["messages", "final_answer"] as const;
+/** Validates an evidence scope. */
+export const EvidenceScopeSchema = z.enum(EVIDENCE_SCOPES);
 /**
  * An evidence scope: `messages` (every public assistant message) or `final_answer` (the last
  * one).

@@ -22,4 +22,19 @@ export * from "./run.ts";
 export * from "./agreement.ts";
 export * from "./compare_engines.ts";
 export * from "./engines_report.ts";
-export * from "./audits_spec.ts";
+export {
+  AUDIT_SETS,
+  type AuditCheck,
+  type AuditSet,
+  type AuditsSpec,
+  type AuditsSpecInput,
+  CHECK_ID_PATTERN,
+  checkName,
+  EVIDENCE_SCOPES,
+  type EvidenceScope,
+  type JudgeReference,
+  type JudgeReferenceInput,
+  type JudgeSpec,
+  type JudgeSpecInput,
+  UNCLEAR,
+} from "./audits_spec.ts";
