@@ -22,6 +22,8 @@ import { riskCoverageChart } from "./risk_coverage_chart.ts";
 import type { TableData } from "./tables.ts";
 import type { RunReport } from "./model.ts";
 
+const NOTHING_ANSWERED = "No decision was answered: there is nothing to calibrate.";
+
 const MEASURES_NOTE =
   "Beside the headline 10-bin ECE, each measure names its estimator; none replaces the headline " +
   "figures. Top-label measures cover answered decisions of every type; the Brier decomposition " +
@@ -61,7 +63,9 @@ function temperatureNote(seed: number): string {
 
 function stabilityNote(s: RunStability): string {
   return `Stability under load: every case asked ${s.repeat} times at each concurrency ` +
-    `(${s.parallel.join(", ")}), the official pass counting as the first at the run's own. Each ` +
+    `(${
+      s.parallel.join(", ")
+    }); at the run's own concurrency the official pass is the first of them. Each ` +
     "repeat is compared with the official answer: a flip is a different top answer; drift is " +
     "the change of the official top answer's probability (per decision the largest over its " +
     "repeats; median, p95 and max over decisions). Answers are in repeats.jsonl; the official " +
@@ -81,6 +85,11 @@ function mdTable(data: TableData, right: readonly number[]): string {
 export function calibrationMarkdown(report: RunReport): string {
   const { run, records } = report;
   const seed = run.spec.seed;
+  if (report.summary.answered === 0) {
+    return ["## Calibration measures", "", NOTHING_ANSWERED, "", ...stabilityMarkdown(run)].join(
+      "\n",
+    );
+  }
   const murphy = murphyData(records);
   const temperature = temperatureData(records, seed);
   const out = [
@@ -118,23 +127,26 @@ export function calibrationMarkdown(report: RunReport): string {
     mdTable(temperature, [1, 2, 3, 4, 5, 6]),
     "",
   );
-  if (run.stability) {
-    out.push(
-      "## Stability under load",
-      "",
-      stabilityNote(run.stability),
-      "",
-      mdTable(stabilityData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
-      "",
-      "<details><summary>Per question</summary>",
-      "",
-      mdTable(stabilityQuestionData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
-      "",
-      "</details>",
-      "",
-    );
-  }
+  out.push(...stabilityMarkdown(run));
   return out.join("\n");
+}
+
+function stabilityMarkdown(run: RunReport["run"]): string[] {
+  if (!run.stability) return [];
+  return [
+    "## Stability under load",
+    "",
+    stabilityNote(run.stability),
+    "",
+    mdTable(stabilityData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
+    "",
+    "<details><summary>Per question</summary>",
+    "",
+    mdTable(stabilityQuestionData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
+    "",
+    "</details>",
+    "",
+  ];
 }
 
 function escape(text: string): string {
@@ -169,6 +181,11 @@ function note(text: string): string {
 export function calibrationHtml(report: RunReport): string {
   const { run, records } = report;
   const seed = run.spec.seed;
+  if (report.summary.answered === 0) {
+    return ["<h2>Calibration measures</h2>", note(NOTHING_ANSWERED), ...stabilityHtml(run)].join(
+      "\n",
+    );
+  }
   const murphy = murphyData(records);
   const temperature = temperatureData(records, seed);
   const out = [
@@ -195,17 +212,20 @@ export function calibrationHtml(report: RunReport): string {
     note(temperatureNote(seed)),
     htmlTable(temperature, [1, 2, 3, 4, 5, 6]),
   );
-  if (run.stability) {
-    out.push(
-      "<h2>Stability under load</h2>",
-      note(stabilityNote(run.stability)),
-      htmlTable(stabilityData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
-      "<details><summary>Per question</summary>",
-      htmlTable(stabilityQuestionData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
-      "</details>",
-    );
-  }
+  out.push(...stabilityHtml(run));
   return out.join("\n");
+}
+
+function stabilityHtml(run: RunReport["run"]): string[] {
+  if (!run.stability) return [];
+  return [
+    "<h2>Stability under load</h2>",
+    note(stabilityNote(run.stability)),
+    htmlTable(stabilityData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
+    "<details><summary>Per question</summary>",
+    htmlTable(stabilityQuestionData(run.stability), [1, 2, 3, 4, 5, 6, 7]),
+    "</details>",
+  ];
 }
 
 /**
@@ -217,6 +237,7 @@ export function calibrationHtml(report: RunReport): string {
 export function calibrationTerminal(report: RunReport): string[] {
   const { run, records, summary } = report;
   const value = (name: string): number | null => metricOf(summary, records, name);
+  if (summary.answered === 0) return [];
   const lines = [
     `calibration ECE 15-bin ${num(value("ece_15"))}, 15 equal-mass ${num(value("ece_em"))}, ` +
     `debiased ${num(value("ece_debiased"))}, per question ${num(value("ece_per_question"))}, ` +
