@@ -4,27 +4,86 @@
 import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import "../lib/server/predictors/mod.ts";
-import { loadWorkflow, runBenchmark } from "../lib/workflow/mod.ts";
-import type { DecisionRecord } from "../lib/record/mod.ts";
+import {
+  loadWorkflow,
+  runBenchmark,
+  type RunResult,
+  validateWorkflow,
+} from "../lib/workflow/mod.ts";
+import { type DecisionRecord, listRuns, openIndex } from "../lib/record/mod.ts";
 import { computeMetric, metricByName } from "../lib/metrics/registry.ts";
 import { murphyDecomposition, temperatureWhatIf } from "../lib/metrics/mod.ts";
 
-async function runOn(predictor: string): Promise<DecisionRecord[]> {
+/** Thresholds on calibration measures: each run records them beside the headline ones. */
+const THRESHOLDS = [
+  { metric: "ece_em", op: "<=", limit: 0.1 },
+  { metric: "aurc", op: "<=", limit: 0.2 },
+  { metric: "score_within_one", op: ">=", limit: 0.9 },
+];
+
+async function runOn(predictor: string): Promise<RunResult> {
   await using server = await startReferenceServer({ predictor });
-  const workflow = await loadWorkflow("workflows/reference.ts");
+  const workflow = validateWorkflow({
+    ...(await loadWorkflow("workflows/reference.ts")),
+    thresholds: THRESHOLDS,
+  }, "calibration_split_test");
   const result = await runBenchmark(workflow, {
     baseUrl: server.url,
     outDir: await Deno.makeTempDir(),
+    dbPath: `${await Deno.makeTempDir()}/index.db`,
   });
   assert.equal(result.status, "completed");
   assert.equal(result.records.length, 2000);
-  return result.records;
+  return result;
 }
 
-const RUNS: Record<string, DecisionRecord[]> = {
+const RESULTS: Record<string, RunResult> = {
   uniform: await runOn("uniform"),
   fitted: await runOn("fitted"),
 };
+const RUNS: Record<string, DecisionRecord[]> = {
+  uniform: RESULTS.uniform!.records,
+  fitted: RESULTS.fitted!.records,
+};
+
+Deno.test("thresholds on calibration measures are checked against the run's values", () => {
+  const results = (name: string) =>
+    RESULTS[name]!.run.thresholds.map((t) => [t.metric, t.pass, t.value]);
+  const fitted = RESULTS.fitted!.run.summary!.metrics;
+  // fitted: ECE 0.152 > 0.1 fails; AURC 0.112 and within-one 97.1% pass
+  assert.deepEqual(results("fitted"), [
+    ["ece_em", false, fitted.ece_em],
+    ["aurc", true, fitted.aurc],
+    ["score_within_one", true, fitted.score_within_one],
+  ]);
+  // uniform: ECE 0.049 passes, AURC 0.601 and within-one 35.5% fail
+  assert.deepEqual(results("uniform").map((r) => r[1]), [true, false, false]);
+});
+
+for (const [name, result] of Object.entries(RESULTS)) {
+  Deno.test(`${name} run: run.json holds every calibration measure with its interval`, () => {
+    const summary = result.run.summary!;
+    for (const metric of ["ece_15", "ece_em", "ece_debiased", "aurc", "brier_rel", "score_mae"]) {
+      const recorded = summary.metrics[metric];
+      const iv = summary.intervals[metric];
+      assert.equal(typeof recorded, "number", metric);
+      assert.ok(iv && iv[0] <= iv[1], `${metric} interval`);
+      close(recorded!, value(metric, result.records)!, 1e-12, `${metric} recorded`);
+    }
+  });
+
+  Deno.test(`${name} run: the SQLite index has a column for every calibration measure`, () => {
+    const index = openIndex(result.indexed!, { readOnly: true });
+    try {
+      const [run] = listRuns(index);
+      for (const metric of ["ece_em", "ece_debiased", "mce", "brier_res", "acc_at_80"]) {
+        assert.equal(run!.metrics[metric], result.run.summary!.metrics[metric], metric);
+      }
+    } finally {
+      index.close();
+    }
+  });
+}
 
 function value(name: string, records: readonly DecisionRecord[]): number | null {
   const metric = metricByName(name);
