@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import type { RepeatRecord, RunJson } from "../lib/record/mod.ts";
 import { startServe } from "./live_helpers.ts";
 import { decisionsWithoutLatency, runScript } from "./bench_cli_helpers.ts";
+import { startReferenceServer } from "../lib/server/mod.ts";
+import { loadWorkflow, runBenchmark } from "../lib/workflow/mod.ts";
 
 async function readRun(dir: string): Promise<RunJson> {
   return JSON.parse(await Deno.readTextFile(`${dir}/run.json`));
@@ -163,4 +165,29 @@ Deno.test("bench refuses bad --repeat / --parallel-sweep values with exit 2", as
       assert.match(r.stderr, message);
     });
   }
+});
+
+Deno.test("Ctrl+C during the repeated passes keeps the official decisions and marks stability incomplete", async () => {
+  await using server = await startReferenceServer({ predictor: "uniform", latencyMs: 5 });
+  const stop = new AbortController();
+  const dir = `${await Deno.makeTempDir()}/run`;
+  const result = await runBenchmark(await loadWorkflow("workflows/reference.ts"), {
+    baseUrl: server.url,
+    limit: 20,
+    outDir: dir,
+    dbPath: null,
+    repeat: 50,
+    signal: stop.signal,
+    graceMs: 100,
+    onEvent: (event) => {
+      if (event.event === "repeat" && event.pass === 3) stop.abort();
+    },
+  });
+  assert.equal(result.status, "interrupted");
+  assert.equal(result.run.stability?.complete, false);
+  assert.equal(result.records.length, 100);
+  assert.ok(result.records.every((r) => r.error === null));
+  const repeats = await readRepeats(dir);
+  assert.ok(repeats.length >= 200 && repeats.length < 49 * 100, `${repeats.length} repeats`);
+  assert.equal(result.run.stability?.overall.flipped, 0);
 });

@@ -54,7 +54,13 @@ export interface RepeatOptions {
     | undefined;
 }
 
-/** The passes to run: at each concurrency, passes up to `repeat`, the official one skipped. */
+/**
+ * The passes to run: at each concurrency of the sweep, passes 1 … `repeat`, except pass 1 at the
+ * run's own concurrency (the official pass).
+ *
+ * @param options Repeat count, sweep and the official pass's concurrency.
+ * @returns The passes in the order they run.
+ */
 export function repeatPlan(
   options: Pick<RepeatOptions, "repeat" | "parallelSweep" | "parallel">,
 ): { parallel: number; pass: number }[] {
