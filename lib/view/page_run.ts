@@ -6,7 +6,7 @@
  * @module
  */
 import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "../export/mod.ts";
-import { rating } from "../metrics/mod.ts";
+import { COLUMN_METRICS, rating } from "../metrics/mod.ts";
 import { breakdownData, metricInterval, metricText, num, type TableData } from "../report/mod.ts";
 import type { CatalogRun, RunProgress } from "./catalog.ts";
 import type { ErrorGroup, Facets } from "./explorer.ts";
@@ -16,6 +16,7 @@ import {
   decisionHref,
   type Html,
   html,
+  metricCell,
   notice,
   page,
   raw,
@@ -139,7 +140,7 @@ export function runPage(m: RunModel): Html {
       s && answered !== null ? rating({ answered, metrics: { accuracy } }) : "—",
       `status ${run.status}`,
     )}
-    ${SUMMARY_METRICS.map((metric) => {
+    ${COLUMN_METRICS.map((metric) => {
       const value = metricOf(s, metric.name);
       const ci = metricInterval(metric, intervalOf(s, metric.name));
       return card(
@@ -179,6 +180,32 @@ export function runPage(m: RunModel): Html {
       "Uncalibrated engine: its probabilities are a raw softmax, so confidence thresholds tuned on a calibrated engine do not transfer to it. Accuracy comparisons remain valid.",
     )
   }`;
+  const others = SUMMARY_METRICS.filter((metric) => !COLUMN_METRICS.includes(metric));
+  const measures = others.length && s
+    ? html`
+      <section aria-labelledby="measures-h">
+        <h2 id="measures-h">More measures</h2>
+        <div class="scroll">
+          <table id="measures">
+            <caption>Every other registered measure, with its estimator</caption>
+            <thead>
+              <tr>
+                <th scope="col">measure</th>
+                <th scope="col">value</th>
+                <th scope="col">95% CI</th>
+                <th scope="col">estimator</th>
+              </tr>
+            </thead>
+            <tbody>${others.map((metric) =>
+              html`<tr><th scope="row">${metric.label}</th>${metricCell(s, metric)}<td class="n">${
+                metricInterval(metric, intervalOf(s, metric.name))
+              }</td><td>${metric.description}</td></tr>`
+            )}</tbody>
+          </table>
+        </div>
+      </section>
+    `
+    : "";
   const thresholds = run.thresholds.length
     ? html`
       <section aria-labelledby="thr-h">
@@ -284,7 +311,7 @@ ${dataTable("By question type", breakdownData(report.byType), "by-type")}</secti
   return page(
     `Run ${entry.id}`,
     html`
-      ${header}${live}${warnings}${cards}${thresholds}${explore}${charts}${tables}${errorSection}
+      ${header}${live}${warnings}${cards}${measures}${thresholds}${explore}${charts}${tables}${errorSection}
       <p
         class="muted">Intervals are seeded 95% bootstrap intervals resampling cases (seed ${spec
           .seed}), as in report.html. Errors count as misses; KL, Brier, ECE and NLL cover answered decisions. ECE is the standard 10-bin top-label ECE, not the dataset card's.</p>

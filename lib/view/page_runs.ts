@@ -6,6 +6,7 @@
  * @module
  */
 import { metricOf, SUMMARY_METRICS } from "../export/mod.ts";
+import { COLUMN_METRICS } from "../metrics/mod.ts";
 import type { CatalogRun, RunProgress } from "./catalog.ts";
 import {
   type Html,
@@ -167,7 +168,7 @@ export function runsPage(
   const shown = selectRuns(runs, query);
   const workflows = [...new Set(runs.map((r) => r.run.spec.workflow))].sort();
   const statuses = ["running", "completed", "incomplete", "interrupted"];
-  const metrics = SUMMARY_METRICS;
+  const metrics = COLUMN_METRICS;
   const filters =
     html`<form class="filters" method="get" action="/" role="search" aria-label="Filter runs">
 <div><label for="q">Search</label><input id="q" name="q" type="search" value="${query.q}" placeholder="run id, workflow, model, endpoint"></div>
