@@ -19,6 +19,7 @@ import { COLUMN_METRICS, rating } from "../metrics/mod.ts";
 import { accuracyChart, confidenceHistogram, OUTCOME_COLORS, reliabilityChart } from "./charts.ts";
 import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import type { RunReport } from "./model.ts";
+import { calibrationHtml } from "./calibration.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions {
@@ -191,6 +192,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       "column.</p>",
     htmlData(reliabilityData(summary)),
   );
+  out.push(calibrationHtml(report));
   out.push(
     "<h2>Latency and tokens</h2>",
     `<p>${

@@ -12,6 +12,7 @@ import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
+import { calibrationTerminal } from "./calibration.ts";
 
 /** Options for the table renderers. */
 export interface ReportOptions {
@@ -128,6 +129,7 @@ export function terminalReport(report: RunReport): string {
     "",
     ...errorLines(records),
     ...summaryLines(run, summary, new Set(records.map((r) => r.case)).size),
+    ...calibrationTerminal(report),
     ...warningLines(records).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,

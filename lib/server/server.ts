@@ -14,6 +14,8 @@ import {
   type Fault,
   type FaultKind,
   type FaultSpec,
+  jitterDistributions,
+  jitterOf,
   parseFaults,
 } from "./faults.ts";
 import { createPredictor, type Predictor } from "./predictor.ts";
@@ -285,6 +287,7 @@ function createHandler(config: HandlerConfig): Handler {
   const slots = new Slots(config.slots);
   const released = new AbortController();
   const defaultModel = `decibench-reference-${config.predictor.name}`;
+  const jitterSd = jitterOf(config.faults);
   let arrivals = 0;
 
   const authorized = (request: Request): boolean =>
@@ -357,6 +360,14 @@ function createHandler(config: HandlerConfig): Handler {
       predictor: config.predictor,
       defaultModel,
       fault: fault?.kind,
+      jitter: jitterSd > 0
+        ? (distributions, questions) =>
+          jitterDistributions(distributions, questions, {
+            sd: jitterSd,
+            seed: config.seed,
+            index: sequence,
+          })
+        : undefined,
       routeModel: route.model,
       sequence,
     });

@@ -45,6 +45,7 @@ import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { selectCases } from "./cases.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 import { evaluateThresholds } from "./thresholds.ts";
+import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
@@ -80,6 +81,7 @@ export type RunEvent =
     message: string;
   }
   | { event: "fatal"; message: string }
+  | { event: "repeat"; parallel: number; pass: number; cases: number; errors: number }
   | {
     event: "summary";
     run_id: string;
@@ -141,6 +143,15 @@ export interface RunOptions {
   dbPath?: string | null | undefined;
   /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
   reports?: boolean | undefined;
+  /**
+   * Stability passes (`--repeat K`): ask every case K times at each concurrency of
+   * `parallelSweep`, the official pass included; recorded in `repeats.jsonl` and summarised in
+   * `run.json`'s `stability`. The official scores use the first pass only.
+   * @default undefined (no repeats)
+   */
+  repeat?: number | undefined;
+  /** Concurrencies of the stability passes (`--parallel-sweep`). @default [parallel] */
+  parallelSweep?: readonly number[] | undefined;
 }
 
 /** The result of a run. */
@@ -598,6 +609,16 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
+  const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
+    ? await runRepeats({ cases, endpoint, dir, official: records }, {
+      repeat: options.repeat,
+      parallel,
+      parallelSweep: options.parallelSweep,
+      signal: options.signal,
+      backoffMs: options.backoffMs,
+      onPass: (pass) => emit({ event: "repeat", ...pass }),
+    })
+    : undefined;
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
   const thresholds = evaluateThresholds(workflow.thresholds, summary.metrics);
@@ -617,6 +638,7 @@ export async function runPrepared(
     thresholds,
     model_reported: modelReported,
     fatal,
+    ...(stability !== undefined ? { stability } : {}),
     sessions: [...sessions, {
       started_at: sessionStarted.toISOString(),
       finished_at: finished.toISOString(),
