@@ -14,6 +14,7 @@ export const IMPORT_ORDER: readonly string[] = [
   "model",
   "server",
   "record",
+  "charts",
   "report",
   "workflow",
   "export",

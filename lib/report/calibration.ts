@@ -18,7 +18,6 @@ import {
   temperatureData,
 } from "./calibration_tables.ts";
 import { num, pct, table } from "./format.ts";
-import { riskCoverageChart } from "./risk_coverage_chart.ts";
 import type { TableData } from "./tables.ts";
 import type { RunReport } from "./model.ts";
 
@@ -176,9 +175,14 @@ function note(text: string): string {
  * risk–coverage chart.
  *
  * @param report The run's report model (`buildReport`); the what-if's split uses the run's seed.
+ * @param riskCoverageChart Draws the risk–coverage chart (`lib/charts`'s, passed in so that the
+ *   terminal and Markdown reports, which share this file, load no charting library).
  * @returns HTML text.
  */
-export function calibrationHtml(report: RunReport): string {
+export function calibrationHtml(
+  report: RunReport,
+  riskCoverageChart: (records: RunReport["records"]) => string,
+): string {
   const { run, records } = report;
   const seed = run.spec.seed;
   if (report.summary.answered === 0) {

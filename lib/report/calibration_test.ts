@@ -3,6 +3,7 @@ import { errored, record, runJson } from "../../tests/records_fixtures.ts";
 import type { RunStability } from "../record/mod.ts";
 import { calibrationHtml, calibrationMarkdown, calibrationTerminal } from "./calibration.ts";
 import { buildReport } from "./model.ts";
+import { riskCoverageChart } from "../charts/mod.ts";
 
 const info = {
   dataset: "LocalLLaMA/typed-decisions",
@@ -62,7 +63,7 @@ Deno.test("the calibration section names each measure and the label Brier's diff
   assert.match(md, /\| Score MAE \(levels\) \| score_mae \| 0\.900 \|/);
   // no stability section without --repeat
   assert.doesNotMatch(md, /Stability under load/);
-  const html = calibrationHtml(report);
+  const html = calibrationHtml(report, riskCoverageChart);
   assert.match(html, /<b>against labels<\/b>/);
   assert.match(html, /<figcaption>Risk–coverage curve/);
   assert.doesNotMatch(html, /<script/);
@@ -77,7 +78,7 @@ Deno.test("the stability section appears with --repeat's figures", () => {
   assert.match(md, /## Stability under load/);
   assert.match(md, /every case asked 3 times at each concurrency \(1, 4\)/);
   assert.match(md, /\| all \| 3 \| 12 \| 33\.3% \(1\) \| 0\.0100 \| 0\.0500 \| 0\.0600 \| 0 \|/);
-  assert.match(calibrationHtml(report), /<h2>Stability under load<\/h2>/);
+  assert.match(calibrationHtml(report, riskCoverageChart), /<h2>Stability under load<\/h2>/);
   assert.match(
     calibrationTerminal(report).join("\n"),
     /stability +×3 at parallel 1,4: top answer flips 33\.3%, drift median 0\.0100 p95 0\.0500 max 0\.0600/,
@@ -88,7 +89,7 @@ Deno.test("a run with nothing answered draws no calibration chart or table", () 
   const failed = [errored({ case: "c1" }), errored({ case: "c2" })];
   const report = buildReport(runJson(failed), failed, info);
   assert.match(calibrationMarkdown(report), /No decision was answered/);
-  const html = calibrationHtml(report);
+  const html = calibrationHtml(report, riskCoverageChart);
   assert.doesNotMatch(html, /<svg|<table/);
   assert.deepEqual(calibrationTerminal(report), []);
 });

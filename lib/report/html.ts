@@ -16,7 +16,13 @@ import {
 import { errorKindData } from "./errors.ts";
 import { attribution } from "../dataset/mod.ts";
 import { COLUMN_METRICS, rating } from "../metrics/mod.ts";
-import { accuracyChart, confidenceHistogram, OUTCOME_COLORS, reliabilityChart } from "./charts.ts";
+import {
+  accuracyChart,
+  confidenceHistogram,
+  OUTCOME_COLORS,
+  reliabilityChart,
+  riskCoverageChart,
+} from "../charts/mod.ts";
 import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
@@ -192,7 +198,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       "column.</p>",
     htmlData(reliabilityData(summary)),
   );
-  out.push(calibrationHtml(report));
+  out.push(calibrationHtml(report, riskCoverageChart));
   out.push(
     "<h2>Latency and tokens</h2>",
     `<p>${

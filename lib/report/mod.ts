@@ -20,4 +20,3 @@ export * from "./write.ts";
 export * from "./warnings.ts";
 export * from "./calibration.ts";
 export * from "./calibration_tables.ts";
-export * from "./risk_coverage_chart.ts";

@@ -9,12 +9,8 @@
 import { DATASET_URL, type DatasetInfo } from "../dataset/mod.ts";
 import { type BreakdownRow, reliabilityTable } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
-import {
-  accuracyChart,
-  buildReport,
-  confidenceHistogram,
-  reliabilityChart,
-} from "../report/mod.ts";
+import { accuracyChart, confidenceHistogram, reliabilityChart } from "../charts/mod.ts";
+import { buildReport } from "../report/mod.ts";
 
 /** A run's breakdowns (from the report model) and its charts. */
 export interface RunPageReport {
