@@ -231,6 +231,156 @@ export interface Manifest {
   };
 }
 
+/** Option names that JavaScript would move to the front of an object (so their order is lost). */
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+function keepsOrder(question: { type: string; criteria?: unknown }): boolean {
+  if (question.type !== "choice" || Array.isArray(question.criteria)) return true;
+  return !Object.keys(question.criteria as object).some((key) => INTEGER_LIKE.test(key));
+}
+
+const GOLD_FIELD = z.string().min(1).optional();
+
+/** A question a workflow declares for its own question set: a question plus its gold field. */
+export const QuestionDefinitionSchema = z.discriminatedUnion("type", [
+  ChoiceQuestionSchema.extend({ gold: GOLD_FIELD }).strict(),
+  ScoreQuestionSchema.extend({ gold: GOLD_FIELD }).strict(),
+  NoulQuestionSchema.extend({ gold: GOLD_FIELD }).strict(),
+]).refine(keepsOrder, {
+  message: 'an option name is integer-like (such as "1"), which loses the option order; ' +
+    "give criteria as a list or rename the option",
+  path: ["criteria"],
+});
+
+/** A `choice` question of a user question set. */
+export interface ChoiceQuestionDefinition extends ChoiceQuestion {
+  /** The field holding the expected option name (or a distribution); absent: asked, not scored. */
+  gold?: string | undefined;
+}
+
+/** A `score` question of a user question set. */
+export interface ScoreQuestionDefinition extends ScoreQuestion {
+  /** The field holding the expected level index (or a distribution); absent: asked, not scored. */
+  gold?: string | undefined;
+}
+
+/** A `noul` (yes/no) question of a user question set. */
+export interface NoulQuestionDefinition extends NoulQuestion {
+  /** The field holding the expected answer, `true`/`false` (or a distribution); absent: not scored. */
+  gold?: string | undefined;
+}
+
+/**
+ * A question a workflow declares: the question as sent, plus `gold`, the name of the field that
+ * holds its expected answer.
+ */
+export type QuestionDefinition =
+  | ChoiceQuestionDefinition
+  | ScoreQuestionDefinition
+  | NoulQuestionDefinition;
+
+/** The file formats a user question set can be read from, by file extension. */
+export const QUESTION_SET_FORMATS = ["jsonl", "csv", "parquet"] as const;
+/** A user question set's file format. */
+export type QuestionSetFormat = typeof QUESTION_SET_FORMATS[number];
+
+/** Where a workflow's own cases come from: a file and which of its fields mean what. */
+export const DatasetSpecSchema = z.object({
+  path: z.string().min(1).regex(
+    /\.(?:jsonl|csv|parquet)$/i,
+    "must name a .jsonl, .csv or .parquet file",
+  ),
+  id: z.string().min(1),
+  state: z.union([
+    z.string().min(1),
+    z.array(z.string().min(1)).min(1).refine(
+      (fields) => new Set(fields).size === fields.length,
+      "lists a field twice",
+    ),
+  ]),
+  lane: z.string().min(1).optional(),
+}).strict();
+/** A user question set's file, as a workflow's `dataset` field declares it. */
+export interface DatasetSpec {
+  /** The file, relative to the workflow file: `.jsonl`, `.csv` or `.parquet`. */
+  path: string;
+  /** The field holding each case's unique id. */
+  id: string;
+  /** The field whose value is the state, or a list of fields sent as an object of them. */
+  state: string | string[];
+  /**
+   * The grouping field, reported like Typed Decisions' workflows.
+   * @default undefined (every case in one lane named after the workflow)
+   */
+  lane?: string | undefined;
+}
+
+/** What a run records about a question set that is not the Typed Decisions card protocol. */
+export const QuestionSetRecordSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("typed-decisions"),
+    card_protocol: z.literal(false),
+    questions: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal("file"),
+    card_protocol: z.literal(false),
+    path: z.string(),
+    format: z.enum(QUESTION_SET_FORMATS),
+    sha256: z.string(),
+    bytes: z.number().int().nonnegative(),
+    rows: z.number().int().nonnegative(),
+    id: z.string(),
+    state: z.union([z.string(), z.array(z.string())]),
+    lane: z.string().nullable(),
+    questions: z.record(z.string(), QuestionDefinitionSchema),
+    definitions_sha256: z.string(),
+    labelled: z.record(z.string(), z.number().int().nonnegative()),
+  }),
+]);
+/** A subset of Typed Decisions' questions (`cases.questions`): not the card protocol. */
+export interface TypedQuestionsRecord {
+  /** Always `typed-decisions`. */
+  kind: "typed-decisions";
+  /** Always false: the card asks all five questions of a case in one request. */
+  card_protocol: false;
+  /** The question names asked. */
+  questions: string[];
+}
+
+/** A user question set: the file, its integrity and the question definitions. */
+export interface FileQuestionSetRecord {
+  /** Always `file`. */
+  kind: "file";
+  /** Always false. */
+  card_protocol: false;
+  /** The file as read (relative to the working directory when the workflow's path was relative). */
+  path: string;
+  /** Its format. */
+  format: QuestionSetFormat;
+  /** sha256 of the file's bytes. */
+  sha256: string;
+  /** Size in bytes. */
+  bytes: number;
+  /** Number of rows (cases) in the file. */
+  rows: number;
+  /** The id field. */
+  id: string;
+  /** The state field or fields. */
+  state: string | string[];
+  /** The lane field, or null when every case is in one lane. */
+  lane: string | null;
+  /** The question definitions, gold fields included. */
+  questions: Record<string, QuestionDefinition>;
+  /** sha256 of the definitions and the field mapping (id, state, lane) as JSON. */
+  definitions_sha256: string;
+  /** Rows with a gold value, per question (a question without `gold` has 0). */
+  labelled: Record<string, number>;
+}
+
+/** What a run records about its question set when it is not the card protocol. */
+export type QuestionSetRecord = TypedQuestionsRecord | FileQuestionSetRecord;
+
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
   Assert<Equals<z.infer<typeof QuestionTypeSchema>, QuestionType>>,
@@ -243,4 +393,9 @@ type _SchemasMatch = [
   Assert<Equals<z.infer<typeof FileRefSchema>, FileRef>>,
   Assert<Equals<z.infer<typeof ManifestSplitSchema>, ManifestSplit>>,
   Assert<Equals<z.infer<typeof ManifestSchema>, Manifest>>,
+  Assert<Equals<z.input<typeof QuestionDefinitionSchema>, QuestionDefinition>>,
+  Assert<Equals<z.output<typeof QuestionDefinitionSchema>, QuestionDefinition>>,
+  Assert<Equals<z.input<typeof DatasetSpecSchema>, DatasetSpec>>,
+  Assert<Equals<z.output<typeof DatasetSpecSchema>, DatasetSpec>>,
+  Assert<Equals<z.infer<typeof QuestionSetRecordSchema>, QuestionSetRecord>>,
 ];
