@@ -10,6 +10,7 @@
  */
 import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
@@ -187,6 +188,6 @@ async function main(args: string[]): Promise<number> {
 if (import.meta.main) {
   await runMain(main, {
     usage: USAGE,
-    usageErrors: [WorkflowError, ResumeMismatchError],
+    usageErrors: [WorkflowError, ResumeMismatchError, QuestionSetError],
   });
 }

@@ -6,10 +6,10 @@
  */
 import { safeUrl } from "../client/redact.ts";
 import { parseBaseUrl } from "../client/url.ts";
-import { attribution, loadDataset } from "../dataset/mod.ts";
+import { attribution } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
 import { shuffle } from "../metrics/rng.ts";
-import { selectCases } from "../workflow/cases.ts";
+import { loadCases } from "../workflow/cases.ts";
 import { type PreparedEndpoint, prepareEndpoint } from "../workflow/run.ts";
 import type { Workflow } from "../workflow/schemas.ts";
 import { drawLive, type TerminalSize } from "./draw.ts";
@@ -171,11 +171,12 @@ export async function runMonitor(
   const intervalMs = (options.intervalSeconds ?? 0.5) * 1000;
   const maxProbes = options.probes ?? Infinity;
   const writeLine = options.writeLine ?? ((line: string) => console.log(line));
-  const dataset = await loadDataset();
-  const order = shuffle(selectCases(dataset.cases, workflow.cases), options.seed ?? workflow.seed);
+  const { dataset, cases } = await loadCases(workflow);
+  const order = shuffle(cases, options.seed ?? workflow.seed);
   const endpoint = await prepareEndpoint(spec, {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
+    questionSet: dataset,
   });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;

@@ -31,6 +31,8 @@ export const INCOMPLETE_RATING = "Incomplete: no successful cases";
 
 /** The fields a summary reads from a decision (a `DecisionRecord` has them all). */
 export interface SummaryInput extends BootstrapInput {
+  /** The gold label; null for an unlabelled decision, which no metric covers. @default undefined */
+  gold?: string | null;
   /** Latency of the case's request in ms, null when unknown. */
   latency_ms: number | null;
   /** Input tokens of the case's request (repeated on each of its decisions), null when unknown. */
@@ -146,20 +148,24 @@ export function summarize(
   const p95 = percentile(latencies, 95);
   let inputTokens: number | null = null;
   for (const t of tokensByCase.values()) inputTokens = (inputTokens ?? 0) + t;
+  // Unlabelled decisions (gold null) are counted, never scored (the registry's `covers`).
+  const scored = decisions.some((d) => d.gold === null)
+    ? decisions.filter((d) => d.gold !== null)
+    : decisions;
   return {
     decisions: decisions.length,
     cases: cases.size,
     answered,
     errors: decisions.length - answered,
-    accuracy: accuracy(decisions),
-    kl: meanKl(decisions),
-    brier: meanBrier(decisions),
-    ece: ece(decisions),
-    meanConfidence: meanConfidence(decisions),
-    intervals: bootstrapIntervals(decisions, options),
+    accuracy: accuracy(scored),
+    kl: meanKl(scored),
+    brier: meanBrier(scored),
+    ece: ece(scored),
+    meanConfidence: meanConfidence(scored),
+    intervals: bootstrapIntervals(scored, options),
     latency: p50 === null || p95 === null ? null : { p50, p95 },
     inputTokens,
-    reliability: reliabilityTable(decisions),
+    reliability: reliabilityTable(scored),
   };
 }
 

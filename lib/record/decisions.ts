@@ -6,13 +6,20 @@
 import { optionsOf } from "../dataset/questions.ts";
 import type { Case } from "../dataset/schemas.ts";
 import type { CaseOutcome } from "../client/ask.ts";
-import { scoreDecision } from "../metrics/score.ts";
+import { argmax, scoreDecision } from "../metrics/score.ts";
 import type { DecisionRecord } from "./schemas.ts";
 
 /** Options for `decisionRecords`. */
 export interface DecisionRecordsOptions {
   /** Endpoint name when a workflow lists several. @default undefined */
   endpoint?: string;
+}
+
+function unscored(
+  options: readonly string[],
+  predicted: Record<string, number> | null,
+): { answer: string | null; confidence: number | null } {
+  return predicted ? argmax(options, predicted) : { answer: null, confidence: null };
 }
 
 function inOrder(options: readonly string[], dist: Record<string, number>): Record<string, number> {
@@ -23,7 +30,8 @@ function inOrder(options: readonly string[], dist: Record<string, number>): Reco
 
 /**
  * Scores every question of a case against gold. On error every decision is a miss carrying the
- * error kind.
+ * error kind. A question the case has no gold for (a user question set's unlabelled row) is
+ * recorded with its answer and `gold: null`, unscored: no correctness, KL or Brier.
  *
  * @param item The case asked.
  * @param outcome What asking it produced.
@@ -38,11 +46,12 @@ export function decisionRecords(
   const out: DecisionRecord[] = [];
   for (const [name, question] of Object.entries(item.questions)) {
     const gold = item.gold[name];
-    if (!gold) throw new RangeError(`Cannot score case "${item.id}": no gold for "${name}"`);
     const options_ = optionsOf(question);
     const answer = outcome.reply?.answers[name] ?? null;
     const predicted = answer ? inOrder(options_, answer.probabilities) : null;
-    const score = scoreDecision(options_, predicted, gold);
+    const score = gold
+      ? scoreDecision(options_, predicted, gold)
+      : { ...unscored(options_, predicted), correct: false, kl: null, brier: null };
     const record: DecisionRecord = {
       case: item.id,
       workflow: item.workflow,
@@ -51,8 +60,8 @@ export function decisionRecords(
       predicted,
       answer: score.answer,
       confidence: score.confidence,
-      gold: gold.label,
-      gold_probabilities: inOrder(options_, gold.probabilities),
+      gold: gold ? gold.label : null,
+      gold_probabilities: gold ? inOrder(options_, gold.probabilities) : null,
       correct: score.correct,
       kl: score.kl,
       brier: score.brier,

@@ -14,7 +14,8 @@ import {
   thresholdData,
 } from "./tables.ts";
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, rating, type Summary } from "../metrics/mod.ts";
+import { breakdown, type Summary } from "../metrics/mod.ts";
+import { protocolNote, runRating } from "./protocol.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
 import { interval, num, pct } from "./format.ts";
@@ -115,7 +116,7 @@ export function htmlReport(
       e(run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : ""))
     } · fingerprint ${e(run.spec.fingerprint)}</p>`,
     '<div class="cards">',
-    card("rating", rating(summary), `status ${run.status}`),
+    card("rating", runRating(run.spec, summary), `status ${run.status}`),
     card("accuracy", pct(summary.accuracy), `95% CI ${interval(iv.accuracy, true)}`),
     card("KL(gold ‖ pred), nats", num(summary.kl), `95% CI ${interval(iv.kl)}`),
     card("Brier", num(summary.brier), `95% CI ${interval(iv.brier)}`),
@@ -128,6 +129,8 @@ export function htmlReport(
     "</div>",
   );
   if (run.fatal) out.push(`<p class="warn">Stopped early: ${e(run.fatal)}</p>`);
+  const note = protocolNote(run.spec);
+  if (note !== null) out.push(`<p class="warn"><b>Question set.</b> ${e(note)}</p>`);
   if (!run.spec.calibrated) {
     out.push(
       '<p class="warn"><b>Uncalibrated engine.</b> Its probabilities are a raw softmax: confidence ' +

@@ -5,7 +5,8 @@
  * @module
  */
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, rating, type Summary } from "../metrics/mod.ts";
+import { breakdown, type Summary } from "../metrics/mod.ts";
+import { protocolNote, runRating } from "./protocol.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
 import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
@@ -75,7 +76,7 @@ export function markdownReport(
     table(["", ""], [
       ["run", run.id],
       ["status", run.status + (run.fatal ? ` — ${run.fatal}` : "")],
-      ["rating", rating(summary)],
+      ["rating", runRating(run.spec, summary)],
       ["endpoint", `${run.spec.endpoint} (${run.spec.engine})`],
       [
         "model",
@@ -105,6 +106,8 @@ export function markdownReport(
     ], { markdown: true }),
     "",
   );
+  const note = protocolNote(run.spec);
+  if (note !== null) out.push(`**Question set.** ${note}`, "");
   out.push(
     "Reference points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5%. " +
       "Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement with " +
@@ -179,14 +182,14 @@ export function markdownReport(
       const state = options.states?.[r.case];
       out.push(state === undefined ? r.case : `${r.case}  ${statePreview(state)}`);
     }
-    const mark = r.error ? "!" : r.correct ? "✓" : "✗";
+    const mark = r.error ? "!" : r.gold === null ? "·" : r.correct ? "✓" : "✗";
     out.push(
-      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold}${
+      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
         r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
       }`,
     );
     out.push(`    pred ${dist(r.predicted)}`);
-    out.push(`    gold ${dist(r.gold_probabilities)}`);
+    if (r.gold_probabilities !== null) out.push(`    gold ${dist(r.gold_probabilities)}`);
   }
   out.push("```", "", "</details>", "");
   out.push(

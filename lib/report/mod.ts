@@ -15,3 +15,4 @@ export * from "./compare_report.ts";
 export * from "./write.ts";
 export * from "./engines.ts";
 export * from "./warnings.ts";
+export * from "./protocol.ts";

@@ -7,6 +7,7 @@
 import type { BreakdownRow, Summary } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct } from "./format.ts";
+import { thresholdName } from "./protocol.ts";
 
 /** A table as text cells. */
 export interface TableData {
@@ -67,9 +68,12 @@ export function thresholdData(run: RunJson): TableData {
   return {
     header: ["metric", "condition", "value", "result"],
     rows: run.thresholds.map((t) => [
-      t.metric,
+      thresholdName(t),
       `${t.op} ${t.limit}`,
-      t.value === null ? "n/a" : num(t.value),
+      (t.value === null ? "n/a" : num(t.value)) +
+      (t.estimate !== undefined
+        ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+        : ""),
       t.pass ? "pass" : "FAIL",
     ]),
   };
@@ -96,7 +100,7 @@ export function errorKindData(records: readonly DecisionRecord[]): TableData {
  */
 export function disagreementData(records: readonly DecisionRecord[], limit = 20): TableData {
   const wrong = records
-    .filter((r) => !r.error && !r.correct && r.confidence !== null)
+    .filter((r) => !r.error && r.gold !== null && !r.correct && r.confidence !== null)
     .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
     .slice(0, limit);
   return {
@@ -106,8 +110,8 @@ export function disagreementData(records: readonly DecisionRecord[], limit = 20)
       r.question,
       r.answer ?? "",
       num(r.confidence),
-      r.gold,
-      num(r.gold_probabilities[r.answer ?? ""] ?? 0),
+      r.gold ?? "",
+      num(r.gold_probabilities?.[r.answer ?? ""] ?? 0),
     ]),
   };
 }

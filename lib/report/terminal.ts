@@ -5,7 +5,8 @@
  * @module
  */
 import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type BreakdownRow, rating, type Summary } from "../metrics/mod.ts";
+import { breakdown, type BreakdownRow, type Summary } from "../metrics/mod.ts";
+import { protocolNote, runRating, thresholdName } from "./protocol.ts";
 import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { interval, num, pct, table } from "./format.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
@@ -54,7 +55,7 @@ export function summaryLines(run: RunJson, summary: Summary): string[] {
   const iv = summary.intervals;
   const lines = [
     `status      ${run.status}${run.fatal ? ` — ${run.fatal}` : ""}`,
-    `rating      ${rating(summary)}`,
+    `rating      ${runRating(run.spec, summary)}`,
     `decisions   ${summary.decisions} (${summary.answered} answered, ${summary.errors} errors) of ${run.spec.cases} cases × questions`,
     `accuracy    ${pct(summary.accuracy)} ${interval(iv.accuracy, true)}`,
     `KL          ${num(summary.kl)} ${interval(iv.kl)}`,
@@ -73,11 +74,17 @@ export function summaryLines(run: RunJson, summary: Summary): string[] {
       "calibration this engine's probabilities are uncalibrated: confidence thresholds do not transfer to calibrated engines",
     );
   }
+  const note = protocolNote(run.spec);
+  if (note !== null) lines.push(`protocol    ${note}`);
   for (const t of run.thresholds) {
     lines.push(
-      `threshold   ${t.metric} ${t.op} ${t.limit}: ${t.value === null ? "n/a" : num(t.value)} ${
-        t.pass ? "pass" : "FAIL"
-      }`,
+      `threshold   ${thresholdName(t)} ${t.op} ${t.limit}: ${
+        t.value === null ? "n/a" : num(t.value)
+      }${
+        t.estimate !== undefined
+          ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+          : ""
+      } ${t.pass ? "pass" : "FAIL"}`,
     );
   }
   return lines;

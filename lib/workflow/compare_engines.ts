@@ -9,7 +9,6 @@
  */
 import { join } from "node:path";
 import type { Case } from "../dataset/schemas.ts";
-import { loadDataset } from "../dataset/mod.ts";
 import { tryBuild } from "../client/ask.ts";
 import { createEngine } from "../client/engines.ts";
 import {
@@ -21,7 +20,7 @@ import {
 import { writeAtomic } from "../record/recorder.ts";
 import type { RunJson } from "../record/schemas.ts";
 import { type Agreement, answerAgreement } from "./agreement.ts";
-import { selectCases } from "./cases.ts";
+import { loadCases } from "./cases.ts";
 import {
   prepareEndpoint,
   type RunEvent,
@@ -183,8 +182,12 @@ export async function compareEngines(
 ): Promise<EngineComparison> {
   const endpoints = endpointsOf(workflow);
   const names = endpointNames(endpoints);
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases: readonly Case[] = selectCases(dataset.cases, workflow.cases, options.limit);
+  const loaded = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
+  const dataset = loaded.dataset;
+  const cases: readonly Case[] = loaded.cases;
   const dir = options.outDir ??
     join(workflow.output.dir, comparisonId(workflow.name, new Date()));
   const runs: RunResult[] = [];
@@ -201,6 +204,7 @@ export async function compareEngines(
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
+      questionSet: dataset,
     });
     let result: RunResult;
     try {
@@ -293,8 +297,10 @@ export async function dryRunEngines(
 ): Promise<DryRunEngineRequest[]> {
   const endpoints = endpointsOf(workflow);
   const names = endpointNames(endpoints);
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  const { cases } = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
   const out: DryRunEngineRequest[] = [];
   endpoints.forEach((spec, i) => {
     const baseUrl = options.baseUrl ?? spec.baseUrl ?? "http://127.0.0.1:0";

@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type Dataset, loadDataset } from "../dataset/mod.ts";
+import type { Dataset } from "../dataset/mod.ts";
 import type { Case } from "../dataset/schemas.ts";
 import { askCase, tryBuild } from "../client/ask.ts";
 import type { Engine } from "../client/engine.ts";
@@ -26,9 +26,10 @@ import type {
 } from "../record/schemas.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
-import { selectCases } from "./cases.ts";
+import { loadCases } from "./cases.ts";
+import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
-import { evaluateThresholds } from "./thresholds.ts";
+import { checkThresholdTargets, evaluateThresholds } from "./thresholds.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
 export type RunEvent =
@@ -158,15 +159,25 @@ export interface PrepareEndpointOptions {
   model?: string;
   /** Reads environment variables. @default Deno.env.get */
   env?: (name: string) => string | undefined;
+  /**
+   * The question set the run asks. With a user question set, the embedded `oracle` answers its
+   * gold, and any other embedded predictor is checked to answer its questions before the run.
+   * @default undefined (Typed Decisions)
+   */
+  questionSet?: Dataset;
 }
 
 /**
  * Resolves an endpoint: starts the embedded reference server when the spec asks for it (and no
  * `--base-url` overrides it), reads the key from its environment variable, creates the engine.
+ * With a user question set, the embedded `oracle` answers that set's gold (one-hot for hard
+ * labels), and a predictor that cannot answer its questions (`fitted` and `prior` answer Typed
+ * Decisions questions only) is refused before anything is sent.
  *
  * @param spec The endpoint spec.
- * @param options Overrides.
+ * @param options Overrides and the question set.
  * @returns The prepared endpoint; call `close()` when done.
+ * @throws {WorkflowError} When the embedded predictor cannot answer the question set.
  * @throws {Error} When a required key variable is unset or the URL is invalid.
  */
 export async function prepareEndpoint(
@@ -187,9 +198,28 @@ export async function prepareEndpoint(
   let close = (): Promise<void> => Promise.resolve();
   const embedded = options.baseUrl === undefined && spec.reference !== undefined;
   if (embedded && spec.reference) {
-    const { startReferenceServer } = await import("../server/mod.ts");
+    const { startReferenceServer, createPredictor, oraclePredictor } = await import(
+      "../server/mod.ts"
+    );
+    const set = options.questionSet;
+    const name = spec.reference.predictor;
+    let predictor: string | Awaited<ReturnType<typeof createPredictor>> = name;
+    if (set?.info.questionSet !== undefined) {
+      predictor = set.info.questionSet.kind === "file" && name === "oracle"
+        ? oraclePredictor(set.cases)
+        : await createPredictor(name);
+      const sample = set.cases[0];
+      try {
+        if (sample) predictor.predict(sample.state, sample.questions);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        throw new WorkflowError(
+          `Cannot start the embedded reference server: its "${name}" predictor cannot answer this question set (${error.message}); use reference: { predictor: "uniform" } or "oracle"`,
+        );
+      }
+    }
     const server = await startReferenceServer({
-      predictor: spec.reference.predictor,
+      predictor,
       ...(spec.reference.faults !== undefined ? { faults: spec.reference.faults } : {}),
       ...(spec.reference.seed !== undefined ? { seed: spec.reference.seed } : {}),
       ...(spec.reference.latencyMs !== undefined ? { latencyMs: spec.reference.latencyMs } : {}),
@@ -249,6 +279,7 @@ export async function describeRun(
   // The embedded server listens on a new port each time: identify it by what answers instead.
   const identity = reference ? embeddedIdentity(reference) : endpointIdentity(request.url);
   const questionsSha256 = await sha256Hex(JSON.stringify(cases.map((c) => c.questions)));
+  const questionSet = dataset.info.questionSet;
   return {
     workflow: workflow.name,
     workflow_file: options.workflowFile ?? null,
@@ -277,9 +308,22 @@ export async function describeRun(
       model: endpoint.model,
       questionsSha256,
       stateEncoding: endpoint.spec.stateEncoding,
+      ...(questionSet !== undefined ? { questionSet: questionSetIdentity(questionSet) } : {}),
     }),
     seed: workflow.seed,
+    ...(questionSet !== undefined ? { question_set: questionSet } : {}),
   };
+}
+
+/**
+ * What of a question set enters the fingerprint: for a subset of Typed Decisions, the questions
+ * asked; for a user file, its sha256, row count and the question definitions with the field
+ * mapping (the labelled counts follow from the file).
+ */
+function questionSetIdentity(record: NonNullable<RunSpec["question_set"]>): string {
+  return record.kind === "file"
+    ? JSON.stringify([record.kind, record.sha256, record.rows, record.definitions_sha256])
+    : JSON.stringify([record.kind, record.questions]);
 }
 
 /**
@@ -301,11 +345,6 @@ export function embeddedIdentity(
   return `${base}?${query}`;
 }
 
-/** The metric values thresholds are checked against. */
-function metricValues(summary: Summary): Record<string, number | null> {
-  return { accuracy: summary.accuracy, kl: summary.kl, brier: summary.brier, ece: summary.ece };
-}
-
 /**
  * Runs a workflow's (first) endpoint over the selected cases, appending decisions as each case is
  * answered and writing `run.json` at the start and the end.
@@ -314,6 +353,10 @@ function metricValues(summary: Summary): Record<string, number | null> {
  * @param options Overrides, signal and event sink.
  * @returns The run result.
  * @throws {DatasetIntegrityError} Before any request when the vendored data fails its check.
+ * @throws {QuestionSetError} Before any request (and before the run directory is made) when the
+ *   workflow's own question set file is missing or a row breaks its declaration.
+ * @throws {WorkflowError} When a threshold names a question or lane no selected case has, or the
+ *   embedded predictor cannot answer the question set.
  */
 export async function runBenchmark(
   workflow: Workflow,
@@ -321,12 +364,16 @@ export async function runBenchmark(
 ): Promise<RunResult> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  const { dataset, cases } = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
+  checkThresholdTargets(workflow.thresholds, cases, options.workflowFile ?? workflow.name);
   const endpoint = await prepareEndpoint(spec, {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
+    questionSet: dataset,
   });
   try {
     return await runPrepared(workflow, { dataset, cases, endpoint }, options);
@@ -530,7 +577,7 @@ export async function runPrepared(
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
-  const thresholds = evaluateThresholds(workflow.thresholds, metricValues(summary));
+  const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
   const interrupted = options.signal?.aborted === true && fatal === null;
   const status: RunSession["status"] = interrupted
     ? "interrupted"
@@ -575,8 +622,10 @@ export async function dryRunRequests(
 ): Promise<{ case: string; url: string; body: string }[]> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  const { cases } = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
   const baseUrl = options.baseUrl ?? spec.baseUrl ?? "http://127.0.0.1:0";
   const model = options.model ?? spec.model;
   const engine = createEngine({ engine: spec.engine, baseUrl, model, headers: spec.headers });

@@ -7,7 +7,7 @@
 import type { Question } from "../../dataset/schemas.ts";
 import type { LoadedModel } from "../../model/model_file.ts";
 import { compileModel } from "../../model/predict.ts";
-import type { Distributions, Predictor } from "../predictor.ts";
+import { type Distributions, type Predictor, typedDecisionsOnly } from "../predictor.ts";
 
 function parseStateText(state: unknown): unknown {
   if (typeof state !== "string") return state;
@@ -40,7 +40,7 @@ export function fittedPredictor(loaded: LoadedModel): Predictor {
   return {
     name: "fitted",
     predict(state: unknown, questions: Record<string, Question>): Distributions {
-      return compiled.predict(parseStateText(state), questions);
+      return typedDecisionsOnly("fitted", () => compiled.predict(parseStateText(state), questions));
     },
   };
 }
