@@ -266,18 +266,8 @@ export async function describeRun(
   options: DescribeRunOptions = {},
 ): Promise<RunSpec> {
   const { dataset, cases, endpoint } = context;
-  // Engines record their endpoint URL in params (pcd and clef refuse a request without questions).
-  const request = typeof endpoint.engine.params.url === "string"
-    ? { url: endpoint.engine.params.url }
-    : endpoint.engine.build({
-      state: null,
-      questions: {},
-      model: endpoint.model,
-      stateEncoding: endpoint.spec.stateEncoding,
-    });
   const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
-  // The embedded server listens on a new port each time: identify it by what answers instead.
-  const identity = reference ? embeddedIdentity(reference) : endpointIdentity(request.url);
+  const identity = preparedIdentity(endpoint);
   const questionsSha256 = await sha256Hex(JSON.stringify(cases.map((c) => c.questions)));
   const questionSet = dataset.info.questionSet;
   return {
@@ -324,6 +314,29 @@ function questionSetIdentity(record: NonNullable<RunSpec["question_set"]>): stri
   return record.kind === "file"
     ? JSON.stringify([record.kind, record.sha256, record.rows, record.definitions_sha256])
     : JSON.stringify([record.kind, record.questions]);
+}
+
+/**
+ * The identity of a prepared endpoint as run records name it: `scheme://host:port/path` (never
+ * credentials), or for the embedded reference server (a new port each time) what answers.
+ *
+ * @param endpoint The prepared endpoint.
+ * @returns The identity, e.g. `http://127.0.0.1:8080/v1/systemone` or `embedded:reference/uniform`.
+ */
+export function preparedIdentity(endpoint: PreparedEndpoint): string {
+  if (endpoint.embedded && endpoint.spec.reference) {
+    return embeddedIdentity(endpoint.spec.reference);
+  }
+  // Engines record their endpoint URL in params (pcd and clef refuse a request without questions).
+  const url = typeof endpoint.engine.params.url === "string"
+    ? endpoint.engine.params.url
+    : endpoint.engine.build({
+      state: null,
+      questions: {},
+      model: endpoint.model,
+      stateEncoding: endpoint.spec.stateEncoding,
+    }).url;
+  return endpointIdentity(url);
 }
 
 /**
