@@ -72,7 +72,7 @@ export function typedDecisionsOnly(name: string, predict: () => Distributions): 
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new RangeError(
-      `The "${name}" predictor answers Typed Decisions questions only (it was fitted on its train split): ${error.message}; ask a user question set with the uniform predictor, or the embedded oracle`,
+      `The "${name}" predictor answers Typed Decisions questions only: ${error.message}`,
     );
   }
 }

@@ -214,7 +214,7 @@ export async function prepareEndpoint(
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
         throw new WorkflowError(
-          `Cannot start the embedded reference server: its "${name}" predictor cannot answer this question set (${error.message}); use reference: { predictor: "uniform" } or "oracle"`,
+          `Cannot start the embedded reference server for this question set: ${error.message}; set reference: { predictor: "uniform" } (or "oracle") in the workflow, or give --base-url`,
         );
       }
     }
