@@ -2,24 +2,214 @@
  * decibench: benchmark decision models (System One servers such as llama.cpp's `/v1/systemone`,
  * and pcdServer) on the Typed Decisions dataset, with honest intervals.
  *
+ * This module is what a workflow file, a notebook or a one-off script needs: define and run
+ * workflows, read runs and the index back, compute metrics from the registry, render reports,
+ * compare runs and engines, start the reference server, audit with a judge and sweep thresholds.
+ * Each folder's fuller API is its own entry point (`@decibench/decibench/metrics`, `/dataset`,
+ * `/client`, `/record`, `/report`, `/workflow`, `/server`, `/audit`, `/live`, `/model`).
+ *
  * @example
  * ```ts ignore
  * import { loadWorkflow, runBenchmark } from "./mod.ts";
  * const workflow = await loadWorkflow("workflows/reference.ts");
  * const result = await runBenchmark(workflow, { limit: 20, outDir: await Deno.makeTempDir() });
- * console.log(result.status, result.summary.accuracy);
+ * console.log(result.status, result.summary.metrics.accuracy);
  * ```
  *
  * @module
  */
-export * from "./lib/dataset/mod.ts";
-export * from "./lib/client/mod.ts";
-export * from "./lib/metrics/mod.ts";
-export * from "./lib/record/mod.ts";
-export * from "./lib/report/mod.ts";
-export * from "./lib/workflow/mod.ts";
-export * from "./lib/server/mod.ts";
-export * from "./lib/audit/mod.ts";
-export * from "./lib/model/mod.ts";
-export * from "./lib/live/mod.ts";
+export {
+  type Agreement,
+  type AgreementRow,
+  type AuditCheck,
+  type AuditSet,
+  type AuditsSpec,
+  type AuditsSpecInput,
+  type CaseSelection,
+  compareEngines,
+  type CompareEnginesOptions,
+  defineWorkflow,
+  dryRunRequests,
+  type EndpointSpec,
+  type EndpointSpecInput,
+  type EngineComparison,
+  engineComparisonText,
+  type EngineComparisonTextOptions,
+  type EngineName,
+  type EngineResult,
+  type EvidenceScope,
+  type JudgeReference,
+  type JudgeReferenceInput,
+  type JudgeSpec,
+  type JudgeSpecInput,
+  loadWorkflow,
+  type ReferenceSpec,
+  type ReferenceSpecInput,
+  runBenchmark,
+  type RunEvent,
+  type RunOptions,
+  type RunResult,
+  type ThresholdSpec,
+  validateWorkflow,
+  type Workflow,
+  WorkflowError,
+  type WorkflowInput,
+} from "./lib/workflow/mod.ts";
+export {
+  attribution,
+  type AttributionOptions,
+  type Case,
+  type ChoiceQuestion,
+  type Dataset,
+  type DatasetInfo,
+  DatasetIntegrityError,
+  type GoldAnswer,
+  loadDataset,
+  type LoadDatasetOptions,
+  type NoulQuestion,
+  optionsOf,
+  type Question,
+  type QuestionType,
+  type ScoreQuestion,
+  type Split,
+  WORKFLOWS,
+} from "./lib/dataset/mod.ts";
+export {
+  type AccuracyInput,
+  type AdditiveMetric,
+  type BootstrapInput,
+  type BootstrapIntervals,
+  bootstrapIntervals,
+  type BootstrapOptions,
+  breakdown,
+  type BreakdownInput,
+  type BreakdownKey,
+  type BreakdownRow,
+  type ByMetric,
+  type CalibrationInput,
+  computeMetric,
+  computeMetrics,
+  type DecisionScore,
+  type GoldDistribution,
+  HEADLINE_METRIC_NAMES,
+  type HeadlineMetricName,
+  type Interval,
+  type LatencySummary,
+  type McNemarCounts,
+  METRIC_NAMES,
+  METRIC_REGISTRY,
+  type MetricBase,
+  metricByName,
+  type MetricDefinition,
+  type MetricInput,
+  type MetricQuestionType,
+  type PairedComparison,
+  pairedComparison,
+  type PairedInput,
+  type PairedOptions,
+  type PairedRow,
+  percentile,
+  rating,
+  type ReliabilityRow,
+  reliabilityTable,
+  type SampleMetric,
+  scoreDecision,
+  summarize,
+  type Summary,
+  type SummaryInput,
+  type SummaryOptions,
+} from "./lib/metrics/mod.ts";
+export {
+  type DecisionRecord,
+  DEFAULT_INDEX_PATH,
+  type IndexedRun,
+  indexRun,
+  type IndexRunOptions,
+  listRuns,
+  type ListRunsOptions,
+  type LoadedRun,
+  loadRun,
+  openIndex,
+  type OpenIndexOptions,
+  readDecisions,
+  runDecisions,
+  type RunIndex,
+  type RunJson,
+  type RunSession,
+  type RunSpec,
+  type ThresholdResult,
+} from "./lib/record/mod.ts";
+export {
+  buildReport,
+  type BuildReportOptions,
+  type ComparedRun,
+  compareRuns,
+  type CompareRunsOptions,
+  comparisonReport,
+  type ComparisonReportOptions,
+  type HtmlOptions,
+  htmlReport,
+  type MarkdownOptions,
+  markdownReport,
+  num,
+  pct,
+  type ReportInput,
+  type RunComparison,
+  type RunReport,
+  statePreview,
+  table,
+  type TableOptions,
+  terminalReport,
+  writeReports,
+} from "./lib/report/mod.ts";
+export {
+  type CaseError,
+  type CaseOutcome,
+  ENGINE_NAMES,
+  type EngineReply,
+  ERROR_KINDS,
+  type ErrorKind,
+  type NormalizedAnswer,
+} from "./lib/client/mod.ts";
+export {
+  type Distributions,
+  type Fault,
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultSpec,
+  type ListenInfo,
+  type Predictor,
+  predictorNames,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  type ServerStats,
+  startReferenceServer,
+} from "./lib/server/mod.ts";
+export {
+  type AuditEvent,
+  type AuditMeta,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditResult,
+  type CurvePoint,
+  decisionGate,
+  type DecisionGateOptions,
+  type GateEndpoint,
+  type GateItem,
+  type GateProvenance,
+  type GateResult,
+  itemsFromDecisions,
+  type LabelledItem,
+  type LaneSweep,
+  type NoulDecisionInput,
+  readLabelledItems,
+  runAudit,
+  type RunAuditOptions,
+  type SweepMetrics,
+  type SweepResult,
+  thresholdSweep,
+  type ThresholdSweepOptions,
+  type UnavailableKind,
+} from "./lib/audit/mod.ts";
+export { type MonitorOptions, type MonitorResult, runMonitor } from "./lib/live/mod.ts";
 export { TOOL_NAME, TOOL_VERSION } from "./lib/version.ts";

@@ -9,8 +9,8 @@
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { join } from "node:path";
 import { progressBar } from "../lib/cli/progress.ts";
-import { indexRun, type LoadedRun, openIndex, writeAtomic } from "../lib/record/mod.ts";
-import { engineComparisonText, writeReports } from "../lib/report/mod.ts";
+import { type LoadedRun, writeAtomic } from "../lib/record/mod.ts";
+import { engineComparisonText } from "../lib/workflow/mod.ts";
 import {
   compareEngines,
   dryRunEngines,
@@ -83,9 +83,9 @@ export async function benchEngines(
   options: BenchEnginesOptions,
 ): Promise<number> {
   const overrides = {
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    baseUrl: options.baseUrl,
+    model: options.model,
+    limit: options.limit,
     ...(options.datasetDir ? { datasetDir: options.datasetDir } : {}),
   };
   if (options.dryRun) {
@@ -119,30 +119,19 @@ export async function benchEngines(
   };
   const comparison = await compareEngines(workflow, {
     ...overrides,
-    ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
-    ...(options.outDir !== undefined ? { outDir: options.outDir } : {}),
+    parallel: options.parallel,
+    outDir: options.outDir,
     workflowFile: options.file,
     signal: interrupt.signal,
     onEvent,
+    dbPath: options.dbPath === "" ? null : options.dbPath,
   });
   bar.done();
   let failed = false;
   for (const result of comparison.runs) {
-    await writeReports(result);
-    if (options.dbPath === "") continue;
-    try {
-      const index = openIndex(options.dbPath);
-      try {
-        indexRun(index, result.run, result.records, { dir: result.dir });
-      } finally {
-        index.close();
-      }
-    } catch (error) {
-      failed = true;
-      console.error(
-        `decibench: Cannot index the run in "${options.dbPath}": ${(error as Error).message}`,
-      );
-    }
+    if (result.indexError === null) continue;
+    failed = true;
+    console.error(`decibench: Cannot index the run in "${options.dbPath}": ${result.indexError}`);
   }
   await writeAtomic(
     join(comparison.dir, "comparison.md"),

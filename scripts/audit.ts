@@ -71,12 +71,12 @@ async function main(args: string[]): Promise<number> {
   };
   const result = await runAudit(workflow, {
     workflowFile: file,
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(model !== undefined ? { model } : {}),
+    baseUrl,
+    model,
     ...(set !== undefined ? { set: set as AuditSet } : {}),
-    ...(out !== undefined ? { outDir: out } : {}),
-    ...(resume !== undefined ? { resume } : {}),
-    ...(transcripts !== undefined ? { transcripts } : {}),
+    outDir: out,
+    resume,
+    transcripts,
     signal: interrupt.signal,
     onEvent,
   });

@@ -15,13 +15,11 @@ import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
   DEFAULT_INDEX_PATH,
-  indexRun,
   type LoadedRun,
   loadRun,
-  openIndex,
   ResumeMismatchError,
 } from "../lib/record/mod.ts";
-import { terminalReport, writeReports } from "../lib/report/mod.ts";
+import { terminalReport } from "../lib/report/mod.ts";
 import { benchEngines, narrowForResume } from "./_bench_engines.ts";
 import {
   dryRunRequests,
@@ -91,9 +89,9 @@ async function main(args: string[]): Promise<number> {
 
   if (values["dry-run"]) {
     const requests = await dryRunRequests(workflow, {
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...(limit !== undefined ? { limit } : {}),
+      baseUrl,
+      model,
+      limit,
     });
     for (const r of requests) {
       if (json) {
@@ -137,43 +135,28 @@ async function main(args: string[]): Promise<number> {
     }
   };
   const result = await runBenchmark(workflow, {
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(model !== undefined ? { model } : {}),
-    ...(parallel !== undefined ? { parallel } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-    ...(outDir !== undefined ? { outDir } : {}),
+    baseUrl,
+    model,
+    parallel,
+    limit,
+    outDir,
     workflowFile: file,
-    ...(resume !== undefined ? { resume } : {}),
+    resume,
     ...(datasetDir ? { datasetDir } : {}),
     signal: interrupt.signal,
     onEvent,
+    dbPath: dbPath === "" ? null : dbPath,
   });
   bar.done();
-  await writeReports(result);
-  // The index is secondary to the run directory: a failure to write it is reported, and the
-  // exit status still follows the run.
-  let indexed = true;
-  if (dbPath !== "") {
-    try {
-      const index = openIndex(dbPath);
-      try {
-        indexRun(index, result.run, result.records, { dir: result.dir });
-      } finally {
-        index.close();
-      }
-    } catch (error) {
-      indexed = false;
-      console.error(
-        `decibench: Cannot index the run in "${dbPath}": ${
-          (error as Error).message
-        }; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
-      );
-    }
+  if (result.indexError !== null) {
+    console.error(
+      `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
+    );
   }
   if (!json) {
-    console.log(terminalReport(result.run, result.records, result.dataset.info));
+    console.log(terminalReport(result.report));
     console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
-    if (dbPath !== "" && indexed) console.log(`index       ${dbPath}`);
+    if (result.indexed !== null) console.log(`index       ${result.indexed}`);
   }
   if (result.status !== "completed") {
     console.error(

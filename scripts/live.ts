@@ -37,11 +37,11 @@ async function main(args: string[]): Promise<number> {
   const metricsUrl = stringFlag(values["metrics-url"]);
   const workflow = await loadWorkflow(positionals[0] ?? DEFAULT_WORKFLOW);
   const result = await runMonitor(workflow, {
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-    ...(metricsUrl !== undefined ? { metricsUrl } : {}),
-    ...(interval !== undefined ? { intervalSeconds: interval } : {}),
-    ...(seed !== undefined ? { seed } : {}),
-    ...(probes !== undefined ? { probes } : {}),
+    baseUrl,
+    metricsUrl,
+    intervalSeconds: interval,
+    seed,
+    probes,
   });
   if (result.message) console.error(`decibench: ${result.message}`);
   return result.code;

@@ -149,6 +149,10 @@ async function main(): Promise<void> {
       const result = await runPrepared(workflow, { dataset, cases, endpoint }, {
         outDir: `${out}/run-${r}`,
         parallel,
+        // The same end of run as before reports and the index moved into the run: summary,
+        // thresholds, the final rewrite and run.json.
+        reports: false,
+        dbPath: null,
         onEvent: (event) => {
           if (event.event === "case" && event.done === event.total) answered = performance.now();
         },

@@ -57,11 +57,11 @@ async function main(args: string[]): Promise<number> {
   const options: VendorOptions = {
     newRevision: values["new-revision"],
     log: (message) => console.error(message),
-    ...(values.from !== undefined ? { from: values.from } : {}),
-    ...(trainFrom !== undefined ? { trainFrom } : {}),
-    ...(licenseFrom !== undefined ? { licenseFrom } : {}),
-    ...(values.out !== undefined ? { out: values.out } : {}),
-    ...(values.revision !== undefined ? { revision: values.revision } : {}),
+    from: values.from,
+    trainFrom,
+    licenseFrom,
+    out: values.out,
+    revision: values.revision,
   };
   const started = performance.now();
   const result = await vendorDataset(options);

@@ -1,5 +1,6 @@
 // Helpers for the run-record end-to-end tests: real `deno run -A scripts/<x>.ts` subprocesses
 // over loopback, their JSON event streams, and the decisions they leave on disk.
+import type { RunJson } from "../lib/record/mod.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -144,7 +145,7 @@ export async function decisionsWithoutLatency(dir: string): Promise<Record<strin
  * @param dir Run directory.
  * @returns The parsed record.
  */
-export async function readRunJson(dir: string): Promise<Record<string, unknown>> {
+export async function readRunJson(dir: string): Promise<RunJson> {
   return JSON.parse(await Deno.readTextFile(`${dir}/run.json`));
 }
 
@@ -154,8 +155,8 @@ export async function readRunJson(dir: string): Promise<Record<string, unknown>>
  * @param run `run.json` as parsed.
  * @returns The summary minus `latency`.
  */
-export function summaryWithoutLatency(run: Record<string, unknown>): Record<string, unknown> {
-  const { latency: _, ...rest } = run.summary as Record<string, unknown>;
+export function summaryWithoutLatency(run: RunJson): Record<string, unknown> {
+  const { latency: _, ...rest } = run.summary ?? {};
   return rest;
 }
 

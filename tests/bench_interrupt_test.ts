@@ -48,6 +48,7 @@ Deno.test("`runBenchmark()` interrupted mid-run sends nothing new and keeps or a
           outDir: `${tmp}/run`,
           signal: controller.signal,
           graceMs: row.graceMs,
+          dbPath: null,
         });
         await inFlight(() => server.stats(), 2);
         controller.abort();

@@ -72,8 +72,8 @@ Deno.test("`compare` prints both accuracies, the paired difference with its inte
       const event = JSON.parse(out.lines[0]!);
       assert.equal(event.event, "comparison");
       assert.deepEqual(event.paired.mcnemar, expected.mcnemar);
-      assert.equal(event.a.summary.accuracy, expected.accuracyA);
-      assert.ok(event.b.summary.kl < 1e-9, "the oracle answers the gold distributions");
+      assert.equal(event.a.summary.metrics.accuracy, expected.accuracyA);
+      assert.ok(event.b.summary.metrics.kl < 1e-9, "the oracle answers the gold distributions");
       assert.ok((await Deno.stat(`${tmp}/c.md`)).isFile);
     });
 

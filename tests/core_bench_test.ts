@@ -24,7 +24,12 @@ Deno.test("bench against the oracle scores KL 0, Brier 0 and accuracy within 196
   assert.equal(r.code, 0, r.stderr);
   const stdout = r.lines.join("\n");
   const run = await readRun(out);
-  const s = run.summary as { decisions: number; accuracy: number; kl: number; brier: number };
+  const s = { ...run.summary!, ...run.summary!.metrics } as {
+    decisions: number;
+    accuracy: number;
+    kl: number;
+    brier: number;
+  };
   assert.equal(run.status, "completed");
   assert.equal(s.decisions, 2000);
   assert.ok(Math.abs(s.kl) < 1e-9 && Math.abs(s.brier) < 1e-9, `KL ${s.kl} Brier ${s.brier}`);
@@ -70,7 +75,7 @@ Deno.test("bench against a faulty server ends incomplete, counts failures as mis
   }
   assert.ok(failed.some((d) => d.error!.kind === "malformed"));
   assert.ok(records.some((d) => d.attempts > 1), "http500 faults were retried and recorded");
-  const s = run.summary as { errors: number; accuracy: number; answered: number };
+  const s = { ...run.summary!, ...run.summary!.metrics };
   assert.equal(s.errors, failed.length);
   const correct = records.filter((d) => d.correct).length;
   assert.equal(s.accuracy, correct / 2000, "errors stay in the accuracy denominator");

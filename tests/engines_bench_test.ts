@@ -40,8 +40,8 @@ Deno.test("bench workflows/pcd.ts against the oracle scores exactly as System On
 
   const pcdRun = await readRun(pcdDir);
   const soRun = await readRun(soDir);
-  const p = pcdRun.summary as Headline;
-  const s = soRun.summary as Headline;
+  const p = { ...pcdRun.summary!, ...pcdRun.summary!.metrics } as Headline;
+  const s = { ...soRun.summary!, ...soRun.summary!.metrics } as Headline;
   assert.equal(pcdRun.status, "completed");
   assert.equal(pcdRun.spec.engine, "pcd");
   assert.equal(p.decisions, 2000);
@@ -117,6 +117,7 @@ Deno.test("every provider preset runs against the reference server's emulated en
         baseUrl,
         limit: 6,
         outDir: await Deno.makeTempDir(),
+        dbPath: null,
         env,
       });
       assert.equal(result.status, "completed", result.fatal ?? "");
@@ -125,8 +126,8 @@ Deno.test("every provider preset runs against the reference server's emulated en
       assert.equal(result.records.length, 30);
       assert.ok(result.records.every((r) => r.error === null && r.endpoint === name));
       // Oracle answers: KL 0 everywhere but clef, whose 4-decimal rounding costs a little.
-      if (engine === "clef") assert.ok((result.summary.kl ?? 1) < 1e-3);
-      else assert.ok((result.summary.kl ?? 1) < 1e-9);
+      if (engine === "clef") assert.ok((result.summary.metrics.kl ?? 1) < 1e-3);
+      else assert.ok((result.summary.metrics.kl ?? 1) < 1e-9);
       if (name === "openrouter") {
         for (const r of result.records) {
           assert.match(r.response_id ?? "", /^gen-/);
@@ -141,7 +142,7 @@ Deno.test("every provider preset runs against the reference server's emulated en
   await t.step("a required key that is unset stops before any request", async () => {
     const workflow = await loadWorkflow("workflows/typesafe.ts");
     await assert.rejects(
-      runBenchmark(workflow, { baseUrl: server.url, limit: 1, env: () => undefined }),
+      runBenchmark(workflow, { baseUrl: server.url, limit: 1, env: () => undefined, dbPath: null }),
       /environment variable "TYPESAFE_API_KEY" is not set/,
     );
   });
@@ -222,11 +223,14 @@ Deno.test("a script that imports mod.ts compares engines (README example)", asyn
     ],
     cases: { limit: 20 },
   }, "compare.ts");
-  const comparison = await compareEngines(workflow, { outDir: await Deno.makeTempDir() });
+  const comparison = await compareEngines(workflow, {
+    outDir: await Deno.makeTempDir(),
+    dbPath: null,
+  });
   const [uniform, oracle] = comparison.engines;
   assert.equal(uniform?.summary.decisions, 100);
-  assert.equal(oracle?.summary.kl, 0);
-  assert.ok((uniform?.summary.kl ?? 0) > 0.3, "uniform answers are far from gold");
+  assert.equal(oracle?.summary.metrics.kl, 0);
+  assert.ok((uniform?.summary.metrics.kl ?? 0) > 0.3, "uniform answers are far from gold");
   // Agreement and the McNemar counts are recomputed from the two runs' records.
   const a = comparison.runs[0]?.records ?? [];
   const b = comparison.runs[1]?.records ?? [];

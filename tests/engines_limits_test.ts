@@ -38,6 +38,7 @@ async function runOn(
   try {
     return await runPrepared(workflow, { dataset, cases, endpoint }, {
       outDir: await Deno.makeTempDir(),
+      dbPath: null,
     });
   } finally {
     await endpoint.close();
@@ -90,7 +91,7 @@ Deno.test("Ollama without a model name is refused before the run starts", async 
     endpoint: { engine: "ollama", baseUrl: "http://127.0.0.1:9" },
   }, "test");
   await assert.rejects(
-    runBenchmark(workflow, { limit: 1, outDir: await Deno.makeTempDir() }),
+    runBenchmark(workflow, { limit: 1, outDir: await Deno.makeTempDir(), dbPath: null }),
     /Cannot use Ollama: it needs the model's name \(got "default"\); set endpoint.model in the workflow or pass --model/,
   );
 });
@@ -138,11 +139,13 @@ Deno.test("dohnuts' native block is kept in decisions.jsonl and a low fit_mass i
     baseUrl: low.url,
     limit: 2,
     outDir: await Deno.makeTempDir(),
+    dbPath: null,
   });
   const highRun = await runBenchmark(workflow, {
     baseUrl: high.url,
     limit: 2,
     outDir: await Deno.makeTempDir(),
+    dbPath: null,
   });
   const records = await readDecisions(`${lowRun.dir}/decisions.jsonl`);
   const scores = records.filter((r) => r.type === "score");
@@ -164,7 +167,7 @@ Deno.test("dohnuts' native block is kept in decisions.jsonl and a low fit_mass i
     ),
   );
   assert.equal(lowRun.run.spec.calibrated, true);
-  const report = markdownReport(lowRun.run, lowRun.records, lowRun.dataset.info);
+  const report = markdownReport(lowRun.report);
   assert.doesNotMatch(report, /Uncalibrated engine/);
   assert.match(
     report,
@@ -172,10 +175,10 @@ Deno.test("dohnuts' native block is kept in decisions.jsonl and a low fit_mass i
       `\\*\\*Answer warnings\\.\\*\\* ${scores.length} decisions: low fit_mass 0\\.50: no level describes the state well\\.`,
     ),
   );
-  const text = terminalReport(lowRun.run, lowRun.records, lowRun.dataset.info);
+  const text = terminalReport(lowRun.report);
   assert.match(text, new RegExp(`warning +${scores.length} decisions: low fit_mass 0\\.50`));
   assert.doesNotMatch(
-    terminalReport(highRun.run, highRun.records, highRun.dataset.info),
+    terminalReport(highRun.report),
     /warning/,
   );
 });

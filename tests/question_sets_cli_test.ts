@@ -52,13 +52,15 @@ async function threeCommands(t: Deno.TestContext, baseUrl: string[]): Promise<vo
     const r = await runScript("bench.ts", [WORKFLOW, ...baseUrl, "--out", runDir, "--no-db"]);
     assert.equal(r.code, 1, `a failed threshold exits 1: ${r.stderr}`);
     const run = await readRunJson(runDir);
-    const s = run.summary as { decisions: number; accuracy: number; kl: number; brier: number };
+    const summary = run.summary as { decisions: number; metrics: Record<string, number> };
+    const s = { decisions: summary.decisions, ...summary.metrics } as Record<string, number>;
     assert.equal(run.status, "completed");
     assert.equal(s.decisions, 1500);
     assert.equal(s.accuracy, hand.accuracy);
     assert.equal(s.accuracy, 430 / 1500);
-    assert.ok(Math.abs(s.kl - hand.kl) < 1e-12, `KL ${s.kl} vs ${hand.kl}`);
-    assert.ok(Math.abs(s.brier - hand.brier) < 1e-12, `Brier ${s.brier} vs ${hand.brier}`);
+    assert.ok(Math.abs(s.kl! - hand.kl) < 1e-12, `KL ${s.kl} vs ${hand.kl}`);
+    assert.ok(Math.abs(s.brier! - hand.brier) < 1e-12, `Brier ${s.brier} vs ${hand.brier}`);
+    assert.ok(Math.abs(s.nll! - hand.kl) < 1e-12, "with hard labels NLL equals KL: −ln p(label)");
     const stdout = r.lines.join("\n");
     assert.match(stdout, /rating +none \(not the Typed Decisions card protocol\)/);
     assert.match(

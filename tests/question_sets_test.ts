@@ -30,7 +30,19 @@ function withPredictor(workflow: Workflow, predictor: string, extra: Partial<Wor
   }, "test.ts");
 }
 
-type Summary = { decisions: number; accuracy: number; kl: number; brier: number; ece: number };
+/** The headline figures of a summary (run.json version 2 keys them under `metrics`). */
+function figures(
+  summary: { decisions: number; metrics: Record<string, number | null | undefined> },
+) {
+  const m = summary.metrics;
+  return {
+    decisions: summary.decisions,
+    accuracy: m.accuracy,
+    kl: m.kl,
+    brier: m.brier,
+    ece: m.ece,
+  };
+}
 
 Deno.test("a user JSONL with soft gold of 100 Typed Decisions cases scores exactly what the built-in path scores, with uniform and fitted", async () => {
   const { cases } = await loadDataset();
@@ -60,7 +72,7 @@ Deno.test("a user JSONL with soft gold of 100 Typed Decisions cases scores exact
         endpoint: { reference: { predictor } },
         cases: { workflows: ["customer_service"] },
       }, "test.ts"),
-      { outDir: join(dir, `builtin-${predictor}`) },
+      { outDir: join(dir, `builtin-${predictor}`), dbPath: null },
     );
     const user = await runBenchmark(
       validateWorkflow({
@@ -69,12 +81,12 @@ Deno.test("a user JSONL with soft gold of 100 Typed Decisions cases scores exact
         dataset: { path, id: "case_id", state: "state" },
         questions,
       }, "test.ts"),
-      { outDir: join(dir, `user-${predictor}`) },
+      { outDir: join(dir, `user-${predictor}`), dbPath: null },
     );
     assert.equal(builtIn.status, "completed");
     assert.equal(user.status, "completed");
-    const a = builtIn.summary as unknown as Summary;
-    const b = user.summary as unknown as Summary;
+    const a = figures(builtIn.summary);
+    const b = figures(user.summary);
     assert.equal(b.decisions, 500);
     assert.equal(b.accuracy, a.accuracy, `${predictor}: accuracy`);
     assert.equal(b.kl, a.kl, `${predictor}: KL`);
@@ -93,8 +105,8 @@ Deno.test("a user JSONL with soft gold of 100 Typed Decisions cases scores exact
 Deno.test("the embedded oracle answers a user set's hard labels one-hot: accuracy 1, KL 0, Brier 0", async () => {
   const out = await Deno.makeTempDir();
   const workflow = withPredictor(await loadWorkflow(INVOICES), "oracle");
-  const result = await runBenchmark(workflow, { outDir: out });
-  const s = result.summary as unknown as Summary;
+  const result = await runBenchmark(workflow, { outDir: out, dbPath: null });
+  const s = figures(result.summary);
   assert.equal(result.status, "completed");
   assert.equal(s.decisions, 1500);
   assert.equal(s.accuracy, 1);
@@ -114,7 +126,7 @@ Deno.test("unlabelled rows are asked and recorded with null gold, and left out o
       dataset: ticketSpec(path),
       questions: TICKET_QUESTIONS,
     }, "test.ts"),
-    { outDir: join(dir, "run") },
+    { outDir: join(dir, "run"), dbPath: null },
   );
   assert.equal(result.status, "completed");
   const records = await readDecisions(join(dir, "run", "decisions.jsonl"));
@@ -127,14 +139,14 @@ Deno.test("unlabelled rows are asked and recorded with null gold, and left out o
   ]);
   assert.deepEqual(t3.map((r) => r.answer), ["true", "billing", "0"], "answers are still recorded");
   assert.equal(records[0]?.workflow, "billing", "the lane is the record's workflow");
-  const s = result.summary as unknown as Summary;
+  const s = figures(result.summary);
   // Uniform predicts the first option: urgent true (T-1 right, T-2 wrong), team billing (T-1),
   // mood "0" (T-3): 3 right of 7 labelled decisions; the 2 unlabelled are no misses.
   assert.equal(s.decisions, 9);
   assert.equal(s.accuracy, 3 / 7);
   const kl = (2 * Math.log(2) + 2 * Math.log(2) + 3 * Math.log(3)) / 7;
-  assert.ok(Math.abs(s.kl - kl) < 1e-12, `KL ${s.kl} = mean −ln p(label)`);
-  const report = markdownReport(result.run, result.records, result.dataset.info);
+  assert.ok(Math.abs(s.kl! - kl) < 1e-12, `KL ${s.kl} = mean −ln p(label)`);
+  const report = markdownReport(result.report);
   assert.match(report, /rating \| none \(not the Typed Decisions card protocol\)/);
   assert.match(report, /KL\(gold ‖ pred\) is then −ln p\(label\)/);
   assert.match(report, /unlabelled: urgent 1, team 1/);
@@ -148,7 +160,7 @@ Deno.test("a per-question lower-bound threshold fails where the point estimate p
       { metric: "accuracy", question: "matches_order", op: ">=", limit: 0.88, bound: "lower" },
     ],
   });
-  const result = await runBenchmark(workflow, { outDir: await Deno.makeTempDir() });
+  const result = await runBenchmark(workflow, { outDir: await Deno.makeTempDir(), dbPath: null });
   const [estimate, lower] = result.thresholds;
   assert.equal(estimate?.value, 268 / 300);
   assert.equal(estimate?.pass, true);
@@ -180,7 +192,7 @@ Deno.test("the embedded fitted predictor refuses a question set it was not fitte
         dataset: ticketSpec(path),
         questions: TICKET_QUESTIONS,
       }, "test.ts"),
-      { outDir: out },
+      { outDir: out, dbPath: null },
     ),
     (error: unknown) =>
       error instanceof WorkflowError &&
@@ -198,10 +210,11 @@ Deno.test("Typed Decisions `cases.questions` runs only those questions, marked n
   const base = { name: "subset", endpoint: { reference: { predictor: "fitted" } } };
   const subset = await runBenchmark(
     validateWorkflow({ ...base, cases: { questions: ["needs_review"], limit: 20 } }, "t.ts"),
-    { outDir: await Deno.makeTempDir() },
+    { outDir: await Deno.makeTempDir(), dbPath: null },
   );
   const full = await runBenchmark(validateWorkflow({ ...base, cases: { limit: 20 } }, "t.ts"), {
     outDir: await Deno.makeTempDir(),
+    dbPath: null,
   });
   assert.equal(subset.records.length, 20);
   assert.ok(subset.records.every((r) => r.question === "needs_review"));
@@ -212,10 +225,10 @@ Deno.test("Typed Decisions `cases.questions` runs only those questions, marked n
   });
   assert.equal(full.run.spec.question_set, undefined);
   assert.notEqual(subset.run.spec.fingerprint, full.run.spec.fingerprint);
-  const report = markdownReport(subset.run, subset.records, subset.dataset.info);
+  const report = markdownReport(subset.report);
   assert.match(report, /rating \| none \(not the Typed Decisions card protocol\)/);
   assert.match(report, /Not the dataset card's protocol: each case was asked only "needs_review"/);
-  assert.match(markdownReport(full.run, full.records, full.dataset.info), /rating \| ★/);
+  assert.match(markdownReport(full.report), /rating \| ★/);
 });
 
 Deno.test("--resume and compare refuse a run whose question set file changed, naming the file", async () => {
@@ -227,14 +240,14 @@ Deno.test("--resume and compare refuse a run whose question set file changed, na
     dataset: ticketSpec(path),
     questions: TICKET_QUESTIONS,
   }, "test.ts");
-  const first = await runBenchmark(workflow, { outDir: join(dir, "a") });
+  const first = await runBenchmark(workflow, { outDir: join(dir, "a"), dbPath: null });
   assert.equal(first.run.spec.question_set?.kind, "file");
   await Deno.writeTextFile(
     path,
     (await Deno.readTextFile(path)).replace("Where is my parcel?", "Where is it?"),
   );
   await assert.rejects(
-    runBenchmark(workflow, { resume: await loadRun(first.dir) }),
+    runBenchmark(workflow, { resume: await loadRun(first.dir), dbPath: null }),
     (error: unknown) =>
       error instanceof ResumeMismatchError &&
       error.message.includes(
@@ -244,7 +257,7 @@ Deno.test("--resume and compare refuse a run whose question set file changed, na
       ) &&
       /the file changed since the run started/.test(error.message),
   );
-  const second = await runBenchmark(workflow, { outDir: join(dir, "b") });
+  const second = await runBenchmark(workflow, { outDir: join(dir, "b"), dbPath: null });
   assert.notEqual(
     second.run.spec.fingerprint,
     first.run.spec.fingerprint,
@@ -284,7 +297,7 @@ Deno.test("a refused question set leaves no run directory", async () => {
         dataset: ticketSpec(path),
         questions: TICKET_QUESTIONS,
       }, "test.ts"),
-      { outDir: out },
+      { outDir: out, dbPath: null },
     ),
     (error: unknown) =>
       error instanceof QuestionSetError &&

@@ -100,7 +100,7 @@ export function runJson(
   overrides: Partial<RunJson> = {},
 ): RunJson {
   return {
-    version: 1,
+    version: 2,
     tool: "decibench",
     tool_version: "0.0.0",
     id: "20260101-000000-w-abcd",
@@ -108,7 +108,7 @@ export function runJson(
     started_at: "2026-01-01T00:00:00.000Z",
     finished_at: "2026-01-01T00:00:01.000Z",
     spec: spec(),
-    summary: summarize(records, { resamples: 50 }) as unknown as Record<string, unknown>,
+    summary: summarize(records, { resamples: 50 }),
     thresholds: [],
     model_reported: null,
     fatal: null,

@@ -41,7 +41,7 @@ Deno.test("a full `bench` run's 2,000 decisions are in the SQLite index, once, a
       assert.equal(row?.revision, spec.revision);
       assert.equal(row?.model, "decibench-reference");
       assert.equal(row?.decisions, 2000);
-      assert.equal(row?.accuracy, (run.summary as { accuracy: number }).accuracy);
+      assert.equal(row?.metrics.accuracy, run.summary?.metrics.accuracy);
       const count = (id: string) =>
         Number(
           (index.db.prepare("SELECT count(*) AS n FROM decisions WHERE run_id = ?").get(id) as {

@@ -46,7 +46,7 @@ export function binomialCdf(k: number, n: number, p: number): number {
 /** Options of {@linkcode clopperPearsonUpper}. */
 export interface ClopperPearsonOptions {
   /** One-sided confidence level. @default 0.95 */
-  confidence?: number;
+  confidence?: number | undefined;
 }
 
 /**

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import { sha256Hex } from "../record/fingerprint.ts";
+import type { Question } from "../dataset/mod.ts";
+import { sha256Hex } from "../record/mod.ts";
 import type { AuditCheck, AuditSet, EvidenceScope } from "./schemas.ts";
 
 /** Told to the judge before every check's own question. */

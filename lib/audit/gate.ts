@@ -5,12 +5,15 @@
  *
  * @module
  */
-import { askCase } from "../client/ask.ts";
-import type { ErrorKind } from "../record/schemas.ts";
-import { pool } from "../client/pool.ts";
-import { systemOneEngine } from "../client/systemone.ts";
-import { endpointIdentity, systemOneUrl } from "../client/url.ts";
-import type { Question } from "../dataset/schemas.ts";
+import {
+  askCase,
+  endpointIdentity,
+  type ErrorKind,
+  pool,
+  systemOneEngine,
+  systemOneUrl,
+} from "../client/mod.ts";
+import type { Question } from "../dataset/mod.ts";
 
 /** The default pass bar. It is uncalibrated: no labelled data chose it. */
 export const DEFAULT_GATE_THRESHOLD = 0.7;
@@ -32,27 +35,27 @@ export interface GateEndpoint {
   /** Base URL of a System One server. */
   baseUrl: string;
   /** Model sent. @default "default" */
-  model?: string;
+  model?: string | undefined;
   /** Bearer key, given explicitly (the gate reads no environment). @default undefined */
-  apiKey?: string;
+  apiKey?: string | undefined;
 }
 
 /** Options of {@linkcode decisionGate}. */
 export interface DecisionGateOptions {
   /** Pass when P(yes) ≥ this. @default 0.7 */
-  threshold?: number;
+  threshold?: number | undefined;
   /** Set true only for a bar chosen on held-out labels (e.g. by `thresholdSweep`). @default false */
-  thresholdCalibrated?: boolean;
+  thresholdCalibrated?: boolean | undefined;
   /** Per-request timeout, ms. @default 120000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Extra attempts for transient errors. @default 2 */
-  retries?: number;
+  retries?: number | undefined;
   /** First retry backoff, ms. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Requests in flight. @default 1 */
-  parallel?: number;
+  parallel?: number | undefined;
   /** Stops handing out items when aborted; items not asked are left out of the result. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** What graded, as the ADR's provenance names it. */
@@ -139,11 +142,11 @@ export async function decisionGate(
     const questions = { decision: question };
     const request = engine.build({ state: item.state, questions, model, stateEncoding: "json" });
     const outcome = await askCase(engine, request, questions, {
-      ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.retries !== undefined ? { retries: options.retries } : {}),
-      ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      apiKey: endpoint.apiKey,
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+      backoffMs: options.backoffMs,
+      signal: options.signal,
     });
     const reply = outcome.reply;
     const score = reply?.answers.decision?.probabilities.true ?? null;

@@ -7,12 +7,16 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import type { Engine } from "../client/engine.ts";
-import { AnswerValidationError, EndpointError } from "../client/errors.ts";
-import { systemOneEngine } from "../client/systemone.ts";
-import { send } from "../client/transport.ts";
-import { endpointIdentity, systemOneUrl } from "../client/url.ts";
+import type { Question } from "../dataset/mod.ts";
+import {
+  AnswerValidationError,
+  EndpointError,
+  endpointIdentity,
+  type Engine,
+  send,
+  systemOneEngine,
+  systemOneUrl,
+} from "../client/mod.ts";
 import type { JudgeSpec, UnavailableKind } from "./schemas.ts";
 
 /** Largest request body sent to a judge, in UTF-8 bytes; a larger one is not sent (nor truncated). */
@@ -79,11 +83,11 @@ export interface PreparedJudge {
 /** Options of {@linkcode prepareJudge}. */
 export interface PrepareJudgeOptions {
   /** Overrides the judge's base URL (`--base-url`); checked like the workflow's. @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the judge model (`--model`). @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Reads environment variables (only the judge's own variable is read). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
 }
 
 /**
@@ -121,10 +125,10 @@ export async function prepareJudge(
   const { startReferenceServer } = await import("../server/mod.ts");
   const server = await startReferenceServer({
     predictor: reference.predictor,
-    ...(reference.faults !== undefined ? { faults: reference.faults } : {}),
-    ...(reference.seed !== undefined ? { seed: reference.seed } : {}),
-    ...(reference.latencyMs !== undefined ? { latencyMs: reference.latencyMs } : {}),
-    ...(apiKey !== undefined ? { apiKey } : {}),
+    faults: reference.faults,
+    seed: reference.seed,
+    latencyMs: reference.latencyMs,
+    apiKey,
   });
   return {
     engine: systemOneEngine(server.url),
@@ -149,15 +153,15 @@ export interface JudgeRequest {
 /** Options of {@linkcode askJudge}. */
 export interface AskJudgeOptions {
   /** Deadline of the whole call, retries and waits included, in ms. @default 10000 */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /** Largest request body in UTF-8 bytes; a larger one is not sent. @default 6000 */
-  maxRequestBytes?: number;
+  maxRequestBytes?: number | undefined;
   /** First backoff when the server gives no Retry-After; doubles per attempt. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Caller's signal (Ctrl+C); its abort is rethrown, not recorded. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called once, just before the first request is sent (not for a request over the cap). @default undefined */
-  onSend?: () => void;
+  onSend?: () => void | undefined;
 }
 
 /** What one judge call produced. */
@@ -246,7 +250,7 @@ export async function askJudge(
     result.attempts++;
     try {
       const reply = await send(built, {
-        ...(judge.apiKey !== undefined ? { apiKey: judge.apiKey } : {}),
+        apiKey: judge.apiKey,
         timeoutMs: Math.max(1, Math.ceil(remaining())),
         signal,
       });

@@ -20,7 +20,7 @@ export interface NoulDecisionInput {
   /** Gold label (`"true"` or `"false"`), or null when the case has none (unlabelled). */
   gold: string | null;
   /** Error, when the case failed. */
-  error?: unknown;
+  error?: unknown | undefined;
 }
 
 /**

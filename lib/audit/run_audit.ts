@@ -5,11 +5,10 @@
  * @module
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { sha256Hex } from "../record/fingerprint.ts";
+import { sha256Hex, writeAtomic } from "../record/mod.ts";
 import { readSavedAudit } from "./saved.ts";
-import { writeAtomic } from "../record/recorder.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
-import type { Workflow } from "../workflow/schemas.ts";
+import type { Workflow } from "../workflow/mod.ts";
 import { judgeQuestion, questionSha256, selectChecks } from "./checks.ts";
 import { evidenceOf, evidenceState } from "./evidence.ts";
 import { askJudge, type PreparedJudge, prepareJudge } from "./judge.ts";
@@ -48,31 +47,31 @@ export type AuditEvent =
 /** Options of {@linkcode runAudit}. */
 export interface RunAuditOptions {
   /** Path of the workflow file: `audits.transcripts` is relative to its folder. @default null (relative to the working directory) */
-  workflowFile?: string | null;
+  workflowFile?: string | null | undefined;
   /** Transcript file instead of the workflow's (relative to the working directory). @default undefined */
-  transcripts?: string;
+  transcripts?: string | undefined;
   /** Judge base URL instead of the workflow's (`--base-url`). @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Judge model instead of the workflow's (`--model`). @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Set instead of the workflow's (`--set`). @default the workflow's `audits.set` */
-  set?: AuditSet;
+  set?: AuditSet | undefined;
   /** Output directory. @default `<output.dir>/audit-<time>-<workflow>` */
-  outDir?: string;
+  outDir?: string | undefined;
   /** A saved audit's directory to resume; results are written back there. @default undefined */
-  resume?: string;
+  resume?: string | undefined;
   /** Reads environment variables (only the judge's own variable). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
   /** Deadline of one judge call including retries, ms. @default 10000 */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /** Largest judge request in UTF-8 bytes. @default 6000 */
-  maxRequestBytes?: number;
+  maxRequestBytes?: number | undefined;
   /** First retry backoff, ms. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Stops after the request in flight (Ctrl+C); the audit is saved as interrupted. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives progress events. @default undefined */
-  onEvent?: (event: AuditEvent) => void;
+  onEvent?: (event: AuditEvent) => void | undefined;
 }
 
 /** The result of an audit. */
@@ -143,9 +142,9 @@ export async function runAudit(
 
   const saved = options.resume ? await readSavedAudit(options.resume) : null;
   const judge = await prepareJudge(audits.judge, {
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
+    baseUrl: options.baseUrl,
+    model: options.model,
+    env: options.env,
   });
   try {
     if (saved) {
@@ -287,12 +286,12 @@ async function auditItems(
               name,
               question: judgeQuestion(check),
             }, {
-              ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+              deadlineMs: options.deadlineMs,
               ...(options.maxRequestBytes !== undefined
                 ? { maxRequestBytes: options.maxRequestBytes }
                 : {}),
-              ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-              ...(options.signal !== undefined ? { signal: options.signal } : {}),
+              backoffMs: options.backoffMs,
+              signal: options.signal,
               onSend: () =>
                 emit({
                   event: "audit_start",

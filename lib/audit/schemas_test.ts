@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { validateWorkflow } from "../workflow/load.ts";
-import { AuditsSpecSchema, checkName } from "./schemas.ts";
+import { AuditsSpecSchema } from "../workflow/audits_spec.ts";
+import { checkName } from "./schemas.ts";
 
 const check = {
   id: "refund-claim-v1",

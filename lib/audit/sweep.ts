@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { shuffle } from "../metrics/rng.ts";
+import { shuffle } from "../metrics/mod.ts";
 import { clopperPearsonUpper } from "./binomial.ts";
 import { DEFAULT_GATE_THRESHOLD } from "./gate.ts";
 import type { LabelledItem } from "./schemas.ts";
@@ -83,13 +83,13 @@ export interface SweepResult {
 /** Options of {@linkcode thresholdSweep}. */
 export interface ThresholdSweepOptions {
   /** Seed of the split into selection and held-out halves. @default 0 */
-  seed?: number;
+  seed?: number | undefined;
   /** Bars to sweep. @default 0, 0.01, …, 1 */
-  thresholds?: readonly number[];
+  thresholds?: readonly number[] | undefined;
   /** Bar reported beside the chosen one. @default 0.7 */
-  defaultThreshold?: number;
+  defaultThreshold?: number | undefined;
   /** Confidence of the one-sided false-pass bound. @default 0.95 */
-  confidence?: number;
+  confidence?: number | undefined;
 }
 
 /**
@@ -104,7 +104,7 @@ export function defaultThresholds(): number[] {
 /** Options of {@linkcode metricsAt}. */
 export interface MetricsAtOptions {
   /** Confidence of the one-sided false-pass bound. @default 0.95 */
-  confidence?: number;
+  confidence?: number | undefined;
 }
 
 /**

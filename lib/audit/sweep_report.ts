@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { num, pct, table } from "../report/format.ts";
+import { num, pct, table } from "../report/mod.ts";
 import type { LaneSweep, SweepMetrics, SweepResult } from "./sweep.ts";
 
 /** Options of the sweep tables. */
 export interface SweepTableOptions {
   /** Render Markdown instead of aligned text. @default false */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }
 
 function ratio(k: number, n: number): string {
@@ -72,7 +72,7 @@ export function sweepTable(sweep: SweepResult, options: SweepTableOptions = {}):
 /** Options of {@linkcode curveTable}. */
 export interface CurveTableOptions extends SweepTableOptions {
   /** Show every bar that is a multiple of this step. @default 0.1 */
-  step?: number;
+  step?: number | undefined;
 }
 
 /**

@@ -98,7 +98,7 @@ export async function readTranscripts(
 /** Options of {@linkcode checkVerdicts}. */
 export interface CheckVerdictsOptions {
   /** The transcript file's name, for messages. @default "transcripts" */
-  file?: string;
+  file?: string | undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { DatasetIntegrityError } from "../dataset/integrity_error.ts";
+import { DatasetIntegrityError } from "../dataset/mod.ts";
 import { UsageError } from "./args.ts";
 
 /** Options for `runMain`. */
@@ -14,7 +14,7 @@ export interface RunMainOptions {
    * Error classes that mean "fix the input" (exit 2), beside `UsageError`.
    * @default []
    */
-  usageErrors?: readonly (abstract new (...args: never[]) => Error)[];
+  usageErrors?: (readonly (abstract new (...args: never[]) => Error)[] | undefined) | undefined;
 }
 
 /**

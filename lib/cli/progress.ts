@@ -9,7 +9,7 @@ export interface ProgressOptions {
   /** Where to draw. @default Deno.stderr */
   stream?: { writeSync(p: Uint8Array): number; isTerminal(): boolean };
   /** Bar width in cells. @default 30 */
-  width?: number;
+  width?: number | undefined;
 }
 
 /** A progress bar. */

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import type { ErrorKind } from "../record/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
+import type { CaseError } from "./errors.ts";
 import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
 import { send } from "./transport.ts";
@@ -12,23 +12,23 @@ import { send } from "./transport.ts";
 /** Options for `askCase`. */
 export interface AskOptions {
   /** Bearer key. @default undefined */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Per-request timeout in ms. @default 120000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Extra attempts after the first for transient errors (429, 529, 5xx, timeout, network). @default 2 */
-  retries?: number;
+  retries?: number | undefined;
   /** First backoff delay in ms when the server gives no Retry-After; doubles per attempt. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
   /** Caller's abort signal. @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** What asking one case produced. */
 export interface CaseOutcome {
   /** The parsed reply, or null on error. */
   reply: EngineReply | null;
-  /** The final error, or null. */
-  error: { kind: ErrorKind; message: string } | null;
+  /** The final error (with the HTTP status of the failed answer), or null. */
+  error: CaseError | null;
   /** True when the error means the run cannot go on (unsupported endpoint, authentication). */
   fatal: boolean;
   /** Attempts made (1 = no retry). */
@@ -77,9 +77,9 @@ export async function askCase(
     attempts++;
     try {
       const sendOptions = {
-        ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(signal !== undefined ? { signal } : {}),
+        apiKey: options.apiKey,
+        timeoutMs: options.timeoutMs,
+        signal,
         ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
       };
       const result = await send(request, sendOptions);
@@ -90,7 +90,7 @@ export async function askCase(
       if (error instanceof AnswerValidationError) {
         return {
           reply: null,
-          error: { kind: "malformed", message: error.message },
+          error: { kind: "malformed", message: error.message, status: null },
           fatal: false,
           attempts,
           latencyMs,
@@ -103,7 +103,7 @@ export async function askCase(
       }
       return {
         reply: null,
-        error: { kind: error.kind, message: error.message },
+        error: { kind: error.kind, message: error.message, status: error.status },
         fatal: error.fatal,
         attempts,
         latencyMs,
@@ -141,7 +141,7 @@ export function tryBuild(engine: Engine, input: BuildInput): EngineRequest | Cas
     if (!(error instanceof RangeError)) throw error;
     return {
       reply: null,
-      error: { kind: "limit", message: error.message },
+      error: { kind: "limit", message: error.message, status: null },
       fatal: false,
       attempts: 0,
       latencyMs: null,

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 import type { Engine, EngineErrorInfo, EngineReply } from "./engine.ts";
 import { EndpointError } from "./errors.ts";
 import { AnswerValidationError } from "./errors.ts";
@@ -74,9 +74,9 @@ export function clefUrl(base: string, model: string): string {
 /** Options of {@linkcode clefEngine}. */
 export interface ClefEngineOptions {
   /** Model id placed in the URL. @default "@cf/cloudflare/clef" */
-  model?: string;
+  model?: string | undefined;
   /** Extra headers sent with every request (never credentials). @default {} */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /**
@@ -110,6 +110,7 @@ export function clefEngine(baseUrl: string, options: ClefEngineOptions = {}): En
   const headers = { "content-type": "application/json", ...options.headers };
   return {
     name: "clef",
+    url,
     params: { url, decimals: CLEF_DECIMALS },
     calibrated: true,
     build(input) {

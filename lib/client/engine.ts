@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Question, QuestionType } from "../dataset/schemas.ts";
-import type { ErrorKind } from "../record/schemas.ts";
+import type { Question, QuestionType } from "../dataset/mod.ts";
+import type { ErrorKind } from "./errors.ts";
 
 /** One answer in the shape every engine returns. */
 export interface NormalizedAnswer {
@@ -19,9 +19,9 @@ export interface NormalizedAnswer {
   /** True when the engine's probabilities are calibrated (System One), false for pcdServer. */
   calibrated: boolean;
   /** Engine-specific extras kept in the record (dohnuts' `native` block). */
-  native?: Record<string, unknown>;
+  native?: Record<string, unknown> | undefined;
   /** Warnings about this answer (a low `fit_mass`, for example). */
-  warnings?: string[];
+  warnings?: string[] | undefined;
 }
 
 /** Everything an engine needs to build a request. */
@@ -51,23 +51,25 @@ export interface EngineReply {
   /** Answers by question name. */
   answers: Record<string, NormalizedAnswer>;
   /** The model the server says answered. */
-  model?: string;
+  model?: string | undefined;
   /** Input tokens the server reported. */
-  inputTokens?: number;
+  inputTokens?: number | undefined;
   /** Output tokens the server reported. */
-  outputTokens?: number;
+  outputTokens?: number | undefined;
   /** A provider's response id. */
-  responseId?: string;
+  responseId?: string | undefined;
   /** A relay's provider name. */
-  provider?: string;
+  provider?: string | undefined;
   /** A reported cost. */
-  cost?: number;
+  cost?: number | undefined;
 }
 
 /** An engine: a wire format. */
 export interface Engine {
   /** Engine name, e.g. `systemone` or `pcd`. */
   name: string;
+  /** The endpoint URL every request is sent to (may carry credentials; never record it as is). */
+  url: string;
   /** Parameters that make the engine what it is, recorded in the run. */
   params: Record<string, unknown>;
   /** Whether the engine's probabilities are calibrated. */
@@ -88,11 +90,11 @@ export interface Engine {
 /** What an engine reads from an error reply its envelope defines. */
 export interface EngineErrorInfo {
   /** Error kind to record instead of the one the HTTP status gives. */
-  kind?: ErrorKind;
+  kind?: ErrorKind | undefined;
   /** The server's message (the transport redacts and clips it). */
-  message?: string;
+  message?: string | undefined;
   /** Whether another attempt may succeed, instead of what the kind says. */
-  transient?: boolean;
+  transient?: boolean | undefined;
   /** True when no further request can succeed either (an allocation used up): the run stops. */
-  fatal?: boolean;
+  fatal?: boolean | undefined;
 }

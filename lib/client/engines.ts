@@ -19,6 +19,9 @@ import { systemOneEngine } from "./systemone.ts";
 /** The engine names {@linkcode createEngine} knows. */
 export const ENGINE_NAMES = ["systemone", "ollama", "clef", "pcd"] as const;
 
+/** The name of a wire format decibench speaks (`ENGINE_NAMES`). */
+export type EngineName = typeof ENGINE_NAMES[number];
+
 /** What an engine needs to know about its endpoint. */
 export interface EngineTarget {
   /** Engine name. */

@@ -3,7 +3,33 @@
  *
  * @module
  */
-import type { ErrorKind } from "../record/schemas.ts";
+
+/** Every kind of error a decision can fail with, in the order reports list them. */
+export const ERROR_KINDS = [
+  "authentication",
+  "invalid_request",
+  "unsupported_endpoint",
+  "rate_limited",
+  "overloaded",
+  "unavailable",
+  "timeout",
+  "network",
+  "malformed",
+  "limit",
+] as const;
+
+/** The kind of error a decision failed with (how the client classified it). */
+export type ErrorKind = typeof ERROR_KINDS[number];
+
+/** A case's failure as the client reports it. */
+export interface CaseError {
+  /** How the failure was classified. */
+  kind: ErrorKind;
+  /** What went wrong (credentials already redacted). */
+  message: string;
+  /** The HTTP status of the answer that failed, or null when no answer arrived (or none failed). */
+  status: number | null;
+}
 
 /** Kinds that are worth another attempt. */
 const TRANSIENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
@@ -45,8 +71,8 @@ export class EndpointError extends Error {
     kind: ErrorKind,
     message: string,
     options: {
-      status?: number | null;
-      retryAfterMs?: number | null;
+      status?: number | null | undefined;
+      retryAfterMs?: number | null | undefined;
       transient?: boolean | undefined;
       fatal?: boolean | undefined;
     } = {},

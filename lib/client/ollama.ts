@@ -15,9 +15,9 @@ export const OLLAMA_MAX_BODY_BYTES = 65_536;
 /** Options of {@linkcode ollamaEngine}. */
 export interface OllamaEngineOptions {
   /** Extra headers sent with every request (never credentials). @default {} */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Largest body sent, in bytes. @default 65536 */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /**

@@ -30,8 +30,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { Engine, EngineErrorInfo, EngineReply, NormalizedAnswer } from "./engine.ts";
 import { AnswerValidationError } from "./errors.ts";
 import { pcdField, translateForPcd } from "./pcd_translate.ts";
@@ -77,7 +76,7 @@ export function pcdUrl(base: string): string {
 /** Options of {@linkcode pcdEngine}. */
 export interface PcdEngineOptions {
   /** Extra headers sent with every request (never credentials). @default {} */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /**
@@ -105,6 +104,7 @@ export function pcdEngine(baseUrl: string, options: PcdEngineOptions = {}): Engi
   const headers = { "content-type": "application/json", ...options.headers };
   return {
     name: "pcd",
+    url,
     params: { url },
     calibrated: false,
     build(input) {

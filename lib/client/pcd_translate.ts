@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 import { clipUtf8, utf8Length } from "./_utf8.ts";
 
 /** pcdServer's request limits. */

@@ -8,8 +8,7 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import type { Question } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { EngineReply, NormalizedAnswer } from "./engine.ts";
 import { AnswerValidationError } from "./errors.ts";
 
@@ -128,7 +127,7 @@ export interface ParseSystemOneOptions {
    * option; nothing is renormalised.
    * @default undefined (not rounded: 1 ± 1e-3)
    */
-  decimals?: number;
+  decimals?: number | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 import type { Engine, EngineRequest } from "./engine.ts";
 import { parseJsonBody, parseSystemOneReply } from "./schemas.ts";
 import { systemOneUrl } from "./url.ts";
@@ -12,9 +12,9 @@ import { systemOneUrl } from "./url.ts";
 /** Options of the System One engine. */
 export interface SystemOneEngineOptions {
   /** Full endpoint URL instead of the one derived from the base URL. @default undefined */
-  url?: string;
+  url?: string | undefined;
   /** Extra headers sent with every request (never credentials). @default {} */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 const questionsCache = new WeakMap<object, string>();
@@ -53,6 +53,7 @@ export function systemOneEngine(baseUrl: string, options: SystemOneEngineOptions
   const headers = { "content-type": "application/json", ...options.headers };
   return {
     name: "systemone",
+    url,
     params: { url },
     calibrated: true,
     build(input): EngineRequest {

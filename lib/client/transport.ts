@@ -11,11 +11,11 @@ import { redact, safeUrl } from "./redact.ts";
 /** Options for `send`. */
 export interface SendOptions {
   /** Bearer key; sent as `Authorization: Bearer <key>` only when set. @default undefined */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Per-request timeout in ms. @default 120000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Caller's abort signal (Ctrl+C). @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Reads an engine-specific error envelope (`Engine.classifyError`): kind, message, retry.
    * @default undefined (kind from the HTTP status, message from `error.message`, `errors[0].message` or `message`)

@@ -13,7 +13,7 @@ export interface AttributionOptions {
    *
    * @default {"text"}
    */
-  format?: "text" | "markdown";
+  format?: "text" | "markdown" | undefined;
 }
 
 /**

@@ -60,13 +60,13 @@ export interface LoadDatasetOptions {
    *
    * @default {"test"}
    */
-  split?: Split;
+  split?: Split | undefined;
   /**
    * Folder holding `manifest.json` and the `.jsonl.gz` files.
    *
    * @default {VENDOR_DIR} (`vendor/typed-decisions/` of this repository)
    */
-  dir?: string | URL;
+  dir?: string | URL | undefined;
 }
 
 function toPath(dir: string | URL): string {

@@ -36,12 +36,7 @@ export type {
   Split,
   TypedQuestionsRecord,
 } from "./schemas.ts";
-export {
-  DatasetSpecSchema,
-  QUESTION_SET_FORMATS,
-  QuestionDefinitionSchema,
-  QuestionSetRecordSchema,
-} from "./schemas.ts";
+export { QUESTION_SET_FORMATS, QUESTION_TYPES } from "./schemas.ts";
 export {
   loadQuestionSet,
   type LoadQuestionSetOptions,

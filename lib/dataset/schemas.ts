@@ -9,7 +9,10 @@ import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 
 /** The three question types System One serves (`bool` is accepted as an alias of `noul`). */
-export const QuestionTypeSchema = z.enum(["choice", "score", "noul"]);
+/** The question types, in the order the spec lists them. */
+export const QUESTION_TYPES = ["choice", "score", "noul"] as const;
+/** Validates a question type. */
+export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
 /** A question type: `choice` (named options), `score` (levels 0..n-1) or `noul` (yes/no). */
 export type QuestionType = "choice" | "score" | "noul";
 
@@ -231,27 +234,6 @@ export interface Manifest {
   };
 }
 
-/** Option names that JavaScript would move to the front of an object (so their order is lost). */
-const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
-
-function keepsOrder(question: { type: string; criteria?: unknown }): boolean {
-  if (question.type !== "choice" || Array.isArray(question.criteria)) return true;
-  return !Object.keys(question.criteria as object).some((key) => INTEGER_LIKE.test(key));
-}
-
-const GOLD_FIELD = z.string().min(1).optional();
-
-/** A question a workflow declares for its own question set: a question plus its gold field. */
-export const QuestionDefinitionSchema = z.discriminatedUnion("type", [
-  ChoiceQuestionSchema.extend({ gold: GOLD_FIELD }).strict(),
-  ScoreQuestionSchema.extend({ gold: GOLD_FIELD }).strict(),
-  NoulQuestionSchema.extend({ gold: GOLD_FIELD }).strict(),
-]).refine(keepsOrder, {
-  message: 'an option name is integer-like (such as "1"), which loses the option order; ' +
-    "give criteria as a list or rename the option",
-  path: ["criteria"],
-});
-
 /** A `choice` question of a user question set. */
 export interface ChoiceQuestionDefinition extends ChoiceQuestion {
   /** The field holding the expected option name (or a distribution); absent: asked, not scored. */
@@ -284,22 +266,6 @@ export const QUESTION_SET_FORMATS = ["jsonl", "csv", "parquet"] as const;
 /** A user question set's file format. */
 export type QuestionSetFormat = typeof QUESTION_SET_FORMATS[number];
 
-/** Where a workflow's own cases come from: a file and which of its fields mean what. */
-export const DatasetSpecSchema = z.object({
-  path: z.string().min(1).regex(
-    /\.(?:jsonl|csv|parquet)$/i,
-    "must name a .jsonl, .csv or .parquet file",
-  ),
-  id: z.string().min(1),
-  state: z.union([
-    z.string().min(1),
-    z.array(z.string().min(1)).min(1).refine(
-      (fields) => new Set(fields).size === fields.length,
-      "lists a field twice",
-    ),
-  ]),
-  lane: z.string().min(1).optional(),
-}).strict();
 /** A user question set's file, as a workflow's `dataset` field declares it. */
 export interface DatasetSpec {
   /** The file, relative to the workflow file: `.jsonl`, `.csv` or `.parquet`. */
@@ -315,29 +281,6 @@ export interface DatasetSpec {
   lane?: string | undefined;
 }
 
-/** What a run records about a question set that is not the Typed Decisions card protocol. */
-export const QuestionSetRecordSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("typed-decisions"),
-    card_protocol: z.literal(false),
-    questions: z.array(z.string()),
-  }),
-  z.object({
-    kind: z.literal("file"),
-    card_protocol: z.literal(false),
-    path: z.string(),
-    format: z.enum(QUESTION_SET_FORMATS),
-    sha256: z.string(),
-    bytes: z.number().int().nonnegative(),
-    rows: z.number().int().nonnegative(),
-    id: z.string(),
-    state: z.union([z.string(), z.array(z.string())]),
-    lane: z.string().nullable(),
-    questions: z.record(z.string(), QuestionDefinitionSchema),
-    definitions_sha256: z.string(),
-    labelled: z.record(z.string(), z.number().int().nonnegative()),
-  }),
-]);
 /** A subset of Typed Decisions' questions (`cases.questions`): not the card protocol. */
 export interface TypedQuestionsRecord {
   /** Always `typed-decisions`. */
@@ -393,9 +336,4 @@ type _SchemasMatch = [
   Assert<Equals<z.infer<typeof FileRefSchema>, FileRef>>,
   Assert<Equals<z.infer<typeof ManifestSplitSchema>, ManifestSplit>>,
   Assert<Equals<z.infer<typeof ManifestSchema>, Manifest>>,
-  Assert<Equals<z.input<typeof QuestionDefinitionSchema>, QuestionDefinition>>,
-  Assert<Equals<z.output<typeof QuestionDefinitionSchema>, QuestionDefinition>>,
-  Assert<Equals<z.input<typeof DatasetSpecSchema>, DatasetSpec>>,
-  Assert<Equals<z.output<typeof DatasetSpecSchema>, DatasetSpec>>,
-  Assert<Equals<z.infer<typeof QuestionSetRecordSchema>, QuestionSetRecord>>,
 ];

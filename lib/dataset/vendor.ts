@@ -35,57 +35,57 @@ export interface VendorOptions {
    *
    * @default {undefined} (download)
    */
-  from?: string | URL;
+  from?: string | URL | undefined;
   /**
    * Train-split source (JSONL of rows, or Parquet). When absent, a train file already in `out`
    * that passes `loadDataset` is kept; otherwise only the test split is vendored.
    *
    * @default {undefined}
    */
-  trainFrom?: string | URL;
+  trainFrom?: string | URL | undefined;
   /**
    * The Apache-2.0 text to copy to `LICENSE`.
    *
    * @default {VENDOR_DIR + "LICENSE"} (the committed copy)
    */
-  licenseFrom?: string | URL;
+  licenseFrom?: string | URL | undefined;
   /**
    * Output folder.
    *
    * @default {VENDOR_DIR}
    */
-  out?: string | URL;
+  out?: string | URL | undefined;
   /**
    * Accept content that differs from the pinned hashes, because the source is a new upstream
    * revision (`revision` must then name it).
    *
    * @default {false}
    */
-  newRevision?: boolean;
+  newRevision?: boolean | undefined;
   /**
    * Upstream revision to download and record.
    *
    * @default {REVISION}
    */
-  revision?: string;
+  revision?: string | undefined;
   /**
    * The `fetch` used to download the pinned file.
    *
    * @default {globalThis.fetch}
    */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * Abort signal for the download (a 120 s timeout applies in any case).
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Progress messages.
    *
    * @default {() => {}}
    */
-  log?: (message: string) => void;
+  log?: (message: string) => void | undefined;
 }
 
 /** What {@linkcode vendorDataset} wrote. */

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import type { QuestionType } from "../dataset/schemas.ts";
-import type { DecisionRecord, ErrorKind } from "../record/schemas.ts";
+import type { QuestionType } from "../dataset/mod.ts";
+import type { ErrorKind } from "../client/mod.ts";
+import type { DecisionRecord } from "../record/mod.ts";
 import type { LiveMeta, Probe } from "./state.ts";
 
 /** Header facts for tests. */
@@ -20,19 +21,19 @@ export const META: LiveMeta = {
 /** What a test decision needs. */
 export interface DecisionSpec {
   /** Case id. @default "c1" */
-  caseId?: string;
+  caseId?: string | undefined;
   /** Question name. @default "q" */
-  question?: string;
+  question?: string | undefined;
   /** Question type. @default "noul" */
-  type?: QuestionType;
+  type?: QuestionType | undefined;
   /** Matches gold. @default true */
-  correct?: boolean;
+  correct?: boolean | undefined;
   /** Top probability. @default 0.8 */
-  confidence?: number;
+  confidence?: number | undefined;
   /** Brier. @default 0.1 */
-  brier?: number;
+  brier?: number | undefined;
   /** Error kind (then unanswered). @default null */
-  error?: ErrorKind | null;
+  error?: ErrorKind | null | undefined;
 }
 
 /** A scored decision as `decisionRecords` would produce it. */
@@ -68,7 +69,9 @@ export function probe(
   overrides: Partial<Probe> = {},
 ): Probe {
   const records = [1, 2, 3, 4, 5].map((i) => decision({ ...spec, caseId, question: `q${i}` }));
-  const error = spec.error ? { kind: spec.error, message: `failed: ${spec.error}` } : null;
+  const error = spec.error
+    ? { kind: spec.error, message: `failed: ${spec.error}`, status: null }
+    : null;
   return {
     caseId,
     workflow: "customer_service",

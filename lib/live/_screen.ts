@@ -20,7 +20,7 @@ export interface OpenScreenOptions {
    *
    * @default {{ output: Deno.stdout, input: Deno.stdin }}
    */
-  streams?: ScreenStreams;
+  streams?: ScreenStreams | undefined;
 }
 
 /** An open full-screen view. */

@@ -33,13 +33,13 @@ export interface DrawOptions {
    *
    * @default {Date.now()}
    */
-  now?: number;
+  now?: number | undefined;
   /**
    * Colour with SGR sequences (widths stay exact: they take no cells).
    *
    * @default {false}
    */
-  color?: boolean;
+  color?: boolean | undefined;
 }
 
 /** Widest terminal that still gets one column of panels. */

@@ -105,6 +105,7 @@ Deno.test("`drawLive()` never draws a line wider than the terminal and fills eve
           error: {
             kind: "network",
             message: `Cannot reach "http://h:1/v1/systemone": ${"refused ".repeat(40)}`,
+            status: null,
           },
         }),
         32_000,
@@ -241,7 +242,7 @@ Deno.test("`drawLive()` keeps escape characters from a server message off the sc
   const state = addProbe(
     createLiveState(META, 0),
     probe("a", { error: "unavailable" }, {
-      error: { kind: "unavailable", message: "HTTP 500: \x1b[2J\x1b]0;pwned\x07boom" },
+      error: { kind: "unavailable", message: "HTTP 500: \x1b[2J\x1b]0;pwned\x07boom", status: 500 },
     }),
     1,
   );

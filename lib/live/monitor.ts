@@ -4,14 +4,15 @@
  *
  * @module
  */
-import { safeUrl } from "../client/redact.ts";
-import { parseBaseUrl } from "../client/url.ts";
-import { attribution } from "../dataset/mod.ts";
-import type { Case } from "../dataset/schemas.ts";
-import { shuffle } from "../metrics/rng.ts";
-import { loadCases } from "../workflow/cases.ts";
-import { type PreparedEndpoint, prepareEndpoint } from "../workflow/run.ts";
-import type { Workflow } from "../workflow/schemas.ts";
+import { parseBaseUrl, safeUrl } from "../client/mod.ts";
+import { attribution, type Case } from "../dataset/mod.ts";
+import { shuffle } from "../metrics/mod.ts";
+import {
+  loadCases,
+  type PreparedEndpoint,
+  prepareEndpoint,
+  type Workflow,
+} from "../workflow/mod.ts";
 import { drawLive, type TerminalSize } from "./draw.ts";
 import { keyActions } from "./keys.ts";
 import { probeLine, sessionSummary } from "./plain.ts";
@@ -39,55 +40,55 @@ export interface MonitorOptions {
    *
    * @default {undefined}
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * The `/metrics` URL (`--metrics-url`); `"off"` turns scraping off.
    *
    * @default {the server's root `/metrics`}
    */
-  metricsUrl?: string;
+  metricsUrl?: string | undefined;
   /**
    * Pause between probes in seconds (`--interval`).
    *
    * @default {0.5}
    */
-  intervalSeconds?: number;
+  intervalSeconds?: number | undefined;
   /**
    * Seed of the case order (`--seed`).
    *
    * @default {the workflow's seed}
    */
-  seed?: number;
+  seed?: number | undefined;
   /**
    * Stop after this many probes (`--probes`).
    *
    * @default {Infinity}
    */
-  probes?: number;
+  probes?: number | undefined;
   /**
    * Full screen (true) or one line per probe (false).
    *
    * @default {Deno.stdout.isTerminal()}
    */
-  fullScreen?: boolean;
+  fullScreen?: boolean | undefined;
   /**
    * Stops the monitor (the exit status is then 0).
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Reads environment variables (the API key).
    *
    * @default {Deno.env.get}
    */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
   /**
    * Writes one line in line mode.
    *
    * @default {console.log}
    */
-  writeLine?: (line: string) => void;
+  writeLine?: (line: string) => void | undefined;
 }
 
 /** How the monitor ended. */
@@ -115,8 +116,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 function fatalMessage(endpoint: PreparedEndpoint, result: ProbeResult): string {
   const error = result.probe.error;
-  const url = safeUrl(endpoint.engine.params.url as string);
-  const status = /HTTP (\d{3})/.exec(error?.message ?? "")?.[1];
+  const url = safeUrl(endpoint.engine.url);
+  const status = error?.status ?? null;
   const http = status ? ` (HTTP ${status})` : "";
   if (error?.kind === "unsupported_endpoint") {
     return `Cannot monitor "${url}": the server does not serve decision models${http}; ` +
@@ -174,8 +175,8 @@ export async function runMonitor(
   const { dataset, cases } = await loadCases(workflow);
   const order = shuffle(cases, options.seed ?? workflow.seed);
   const endpoint = await prepareEndpoint(spec, {
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
+    baseUrl: options.baseUrl,
+    env: options.env,
     questionSet: dataset,
   });
   const stop = new AbortController();
@@ -188,7 +189,7 @@ export async function runMonitor(
   const cleanups: (() => void)[] = [];
   try {
     const metricsUrl = resolveMetricsUrl(options.metricsUrl, endpoint.baseUrl);
-    const endpointUrl = endpoint.engine.params.url as string;
+    const endpointUrl = endpoint.engine.url;
     const sameOrigin = metricsUrl !== null &&
       new URL(metricsUrl).origin === new URL(endpointUrl).origin;
     let state: LiveState = createLiveState(

@@ -4,11 +4,10 @@
  *
  * @module
  */
-import { askCase, tryBuild } from "../client/ask.ts";
-import { redact, safeUrl } from "../client/redact.ts";
-import type { Case } from "../dataset/schemas.ts";
-import { decisionRecords } from "../record/decisions.ts";
-import type { PreparedEndpoint } from "../workflow/run.ts";
+import { askCase, redact, safeUrl, tryBuild } from "../client/mod.ts";
+import type { Case } from "../dataset/mod.ts";
+import { decisionRecords } from "../record/mod.ts";
+import type { PreparedEndpoint } from "../workflow/mod.ts";
 import type { Probe } from "./state.ts";
 import { parsePrometheus } from "./server_load.ts";
 
@@ -23,13 +22,13 @@ export interface ProbeOptions {
    *
    * @default {0}
    */
-  retries?: number;
+  retries?: number | undefined;
   /**
    * Aborts the request (quitting).
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** A probe and whether its error ends the monitor. */
@@ -63,10 +62,10 @@ export async function probeCase(
     stateEncoding: endpoint.spec.stateEncoding,
   });
   const outcome = "error" in built ? built : await askCase(endpoint.engine, built, item.questions, {
-    ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+    apiKey: endpoint.apiKey,
     timeoutMs: endpoint.spec.timeoutMs,
     retries: options.retries ?? 0,
-    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const records = decisionRecords(item, outcome);
   const text = typeof item.state === "string" ? item.state : JSON.stringify(item.state);
@@ -92,19 +91,19 @@ export interface ScrapeOptions {
    *
    * @default {undefined}
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Timeout in ms.
    *
    * @default {2000}
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Aborts the request.
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -13,13 +13,13 @@ export interface SparklineOptions {
    *
    * @default {0}
    */
-  min?: number;
+  min?: number | undefined;
   /**
    * The value drawn as the highest block; values above it are drawn as the highest block.
    *
    * @default {1}
    */
-  max?: number;
+  max?: number | undefined;
 }
 
 /**

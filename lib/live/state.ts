@@ -5,9 +5,10 @@
  *
  * @module
  */
-import type { QuestionType } from "../dataset/schemas.ts";
-import { accuracy, ece, meanBrier, meanConfidence, percentile } from "../metrics/aggregate.ts";
-import type { DecisionRecord, ErrorKind } from "../record/schemas.ts";
+import type { QuestionType } from "../dataset/mod.ts";
+import { accuracy, ece, meanBrier, meanConfidence, percentile } from "../metrics/mod.ts";
+import type { CaseError, ErrorKind } from "../client/mod.ts";
+import type { DecisionRecord } from "../record/mod.ts";
 import {
   addSample,
   emptyLoad,
@@ -56,8 +57,8 @@ export interface Probe {
   latencyMs: number | null;
   /** Input tokens the server reported, or null. */
   inputTokens: number | null;
-  /** The failure, or null. */
-  error: { kind: ErrorKind; message: string } | null;
+  /** The failure (with the HTTP status of the failed answer), or null. */
+  error: CaseError | null;
   /** Requests made for the probe. */
   attempts: number;
 }
@@ -193,7 +194,7 @@ export interface CreateLiveStateOptions {
    *
    * @default {null}
    */
-  metricsUrl?: string | null;
+  metricsUrl?: string | null | undefined;
 }
 
 /**

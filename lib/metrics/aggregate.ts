@@ -1,5 +1,7 @@
 /**
- * Aggregate metrics over scored decisions (SPEC §5), with their metadata beside them.
+ * Aggregate metrics over scored decisions (SPEC §5): the headline metrics as plain functions
+ * (each computes its registry definition, see `registry.ts`), mean confidence, the reliability
+ * table and percentiles.
  *
  * Every function takes plain arrays of records (any object with the fields it reads, such as a
  * `DecisionRecord`) and is guarded against empty input: a metric with nothing to average is
@@ -9,59 +11,17 @@
  * @module
  */
 import { isAnswered } from "./_answered.ts";
-import { addAt, BIN_COUNT, binOf, eceFromBins } from "./_bins.ts";
+import { addAt, BIN_COUNT, binOf } from "./_bins.ts";
 import { sortedPercentile } from "./_quantile.ts";
-
-/** Names of the headline metrics. */
-export type MetricName = "accuracy" | "kl" | "brier" | "ece";
-
-/** What a metric means and how to read it. */
-export interface MetricInfo {
-  /** Display label. */
-  readonly label: string;
-  /** True when a larger value is better. */
-  readonly higherIsBetter: boolean;
-  /** The range the metric can take, inclusive. */
-  readonly range: readonly [number, number];
-  /** One-line description. */
-  readonly description: string;
-}
-
-/** Metadata of the headline metrics. */
-export const METRICS: Readonly<Record<MetricName, MetricInfo>> = {
-  accuracy: {
-    label: "Accuracy",
-    higherIsBetter: true,
-    range: [0, 1],
-    description: "Share of decisions whose predicted answer is the gold label; errors are misses",
-  },
-  kl: {
-    label: "KL (nats)",
-    higherIsBetter: false,
-    range: [0, Infinity],
-    description: "Mean KL(gold ‖ predicted) in nats over answered decisions",
-  },
-  brier: {
-    label: "Brier",
-    higherIsBetter: false,
-    range: [0, 2],
-    description:
-      "Mean Brier score (squared distance between distributions) over answered decisions",
-  },
-  ece: {
-    label: "ECE",
-    higherIsBetter: false,
-    range: [0, 1],
-    description: "Top-label expected calibration error, 10 equal-width bins, answered decisions",
-  },
-};
+import { ACCURACY, BRIER, ECE, KL } from "./headline.ts";
+import { computeMetric } from "./registry.ts";
 
 /** The fields accuracy reads from a decision (a `DecisionRecord` has them all). */
 export interface AccuracyInput {
   /** The predicted answer equals the gold label. */
   correct: boolean;
   /** The failure, or null (or absent) when the decision was answered. */
-  error?: unknown;
+  error?: unknown | undefined;
 }
 
 /** The fields mean KL reads from a decision. */
@@ -69,7 +29,7 @@ export interface KlInput {
   /** KL(gold ‖ predicted) in nats, null when not answered. */
   kl: number | null;
   /** The failure, or null (or absent) when the decision was answered. */
-  error?: unknown;
+  error?: unknown | undefined;
 }
 
 /** The fields mean Brier reads from a decision. */
@@ -77,7 +37,7 @@ export interface BrierInput {
   /** Brier score, null when not answered. */
   brier: number | null;
   /** The failure, or null (or absent) when the decision was answered. */
-  error?: unknown;
+  error?: unknown | undefined;
 }
 
 /** The fields ECE, the reliability table and mean confidence read from a decision. */
@@ -121,10 +81,7 @@ export interface ReliabilityRow {
  * ```
  */
 export function accuracy(decisions: readonly AccuracyInput[]): number | null {
-  if (decisions.length === 0) return null;
-  let correct = 0;
-  for (const d of decisions) if (d.correct && isAnswered(d)) correct++;
-  return correct / decisions.length;
+  return computeMetric(ACCURACY, decisions);
 }
 
 /**
@@ -134,7 +91,7 @@ export function accuracy(decisions: readonly AccuracyInput[]): number | null {
  * @returns The mean in nats, or null when nothing was answered.
  */
 export function meanKl(decisions: readonly KlInput[]): number | null {
-  return meanOf(decisions, (d) => (isAnswered(d) ? d.kl : null));
+  return computeMetric(KL, decisions);
 }
 
 /**
@@ -144,7 +101,7 @@ export function meanKl(decisions: readonly KlInput[]): number | null {
  * @returns The mean, or null when nothing was answered.
  */
 export function meanBrier(decisions: readonly BrierInput[]): number | null {
-  return meanOf(decisions, (d) => (isAnswered(d) ? d.brier : null));
+  return computeMetric(BRIER, decisions);
 }
 
 /**
@@ -177,8 +134,7 @@ export function meanConfidence(decisions: readonly CalibrationInput[]): number |
  * ```
  */
 export function ece(decisions: readonly CalibrationInput[]): number | null {
-  const { count, correct, confidenceSum } = binSums(decisions);
-  return eceFromBins(count, correct, confidenceSum);
+  return computeMetric(ECE, decisions);
 }
 
 /**

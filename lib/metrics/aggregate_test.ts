@@ -6,7 +6,6 @@ import {
   meanBrier,
   meanConfidence,
   meanKl,
-  METRICS,
   percentile,
   reliabilityTable,
 } from "./aggregate.ts";
@@ -143,16 +142,4 @@ Deno.test("`percentile()` leaves its input unsorted", () => {
   const values = [3, 1, 2];
   percentile(values, 50);
   assert.deepEqual(values, [3, 1, 2]);
-});
-
-Deno.test("`METRICS` says which direction is better and the range of each metric", () => {
-  assert.equal(METRICS.accuracy.higherIsBetter, true);
-  assert.deepEqual(METRICS.accuracy.range, [0, 1]);
-  assert.equal(METRICS.kl.higherIsBetter, false);
-  assert.deepEqual(METRICS.kl.range, [0, Infinity]);
-  assert.equal(METRICS.brier.higherIsBetter, false);
-  assert.deepEqual(METRICS.brier.range, [0, 2]);
-  assert.equal(METRICS.ece.higherIsBetter, false);
-  assert.deepEqual(METRICS.ece.range, [0, 1]);
-  for (const info of Object.values(METRICS)) assert.ok(info.label.length > 0);
 });

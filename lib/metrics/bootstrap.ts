@@ -3,25 +3,41 @@
  *
  * The five decisions of a case share one request and one state, so they are not independent:
  * the bootstrap draws whole cases with replacement and recomputes each metric over the drawn
- * cases' decisions. Per-case sums are computed once, so each resample only adds up per-case
- * aggregates (2,000 decisions × 1,000 resamples takes a few tens of milliseconds).
+ * cases' decisions. Every metric of the registry is bootstrapped at once: the running totals of
+ * the additive metrics are summed per case once (sparse, in one typed array), so each resample
+ * only adds up per-case totals (2,000 decisions × 1,000 resamples takes a few tens of
+ * milliseconds); sample metrics are recomputed on each resample's decisions.
  *
  * @module
  */
-import { isAnswered } from "./_answered.ts";
-import type { BrierInput, CalibrationInput, KlInput } from "./aggregate.ts";
-import { addAt, BIN_COUNT, binOf, eceFromBins } from "./_bins.ts";
 import { percentileInterval } from "./_quantile.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
+import {
+  type AdditiveMetric,
+  type ByMetric,
+  covers,
+  METRIC_REGISTRY,
+  type MetricDefinition,
+  type MetricInput,
+  type SampleMetric,
+} from "./registry.ts";
 import { randomInt, seededRandom } from "./rng.ts";
 
 /** A two-sided interval `[lower, upper]`. */
 export type Interval = [number, number];
 
 /** The fields the bootstrap reads from a decision (a `DecisionRecord` has them all). */
-export interface BootstrapInput extends CalibrationInput, KlInput, BrierInput {
+export interface BootstrapInput extends MetricInput {
   /** Case id: the unit the bootstrap resamples. */
   case: string;
+  /** The predicted answer equals the gold label (false on error). */
+  correct: boolean;
+  /** The predicted answer's probability, null when not answered. */
+  confidence: number | null;
+  /** KL(gold ‖ predicted) in nats, null when not answered. */
+  kl: number | null;
+  /** Brier score, null when not answered. */
+  brier: number | null;
 }
 
 /** Options of {@linkcode bootstrapIntervals}. */
@@ -31,40 +47,37 @@ export interface BootstrapOptions {
    *
    * @default {1000}
    */
-  resamples?: number;
+  resamples?: number | undefined;
   /**
    * Seed of the generator that draws the cases; the same seed and input give the same intervals.
    *
    * @default {0}
    */
-  seed?: number;
+  seed?: number | undefined;
   /**
    * Coverage of the interval (percentile method: the (1 − level)/2 and (1 + level)/2 quantiles of
    * the resampled metric, linearly interpolated).
    *
    * @default {0.95}
    */
-  level?: number;
+  level?: number | undefined;
+  /**
+   * The metrics to bootstrap.
+   *
+   * @default {METRIC_REGISTRY}
+   */
+  metrics?: readonly MetricDefinition[] | undefined;
 }
 
-/** Bootstrap intervals of the headline metrics; null where the metric is n/a. */
-export interface BootstrapIntervals {
-  /** Accuracy interval (errors count as misses). */
-  accuracy: Interval | null;
-  /** Mean KL interval (answered decisions). */
-  kl: Interval | null;
-  /** Mean Brier interval (answered decisions). */
-  brier: Interval | null;
-  /** ECE interval (answered decisions). */
-  ece: Interval | null;
-}
+/** Bootstrap intervals keyed by metric name; null where the metric is n/a. */
+export type BootstrapIntervals = ByMetric<Interval | null>;
 
 /**
- * Seeded percentile bootstrap intervals for accuracy, mean KL, mean Brier and ECE, resampling
- * cases (decisions grouped by `case`) with replacement.
+ * Seeded percentile bootstrap intervals for every registered metric (accuracy, mean KL, mean
+ * Brier, ECE, nll, …), resampling cases (decisions grouped by `case`) with replacement.
  *
- * A resample in which no decision was answered has no KL, Brier or ECE and is left out of those
- * intervals. ECE is biased upwards under resampling, so its interval can sit above the point
+ * A resample in which a metric is n/a (for example, no decision answered for KL) is left out of
+ * that metric's interval. ECE is biased upwards under resampling, so its interval can sit above the point
  * estimate.
  *
  * @param decisions Scored decisions.
@@ -93,100 +106,86 @@ export function bootstrapIntervals(
   options: BootstrapOptions = {},
 ): BootstrapIntervals {
   const { resamples, seed, level } = resolveBootstrapOptions(options);
-  const none: BootstrapIntervals = { accuracy: null, kl: null, brier: null, ece: null };
-  if (decisions.length === 0 || resamples === 0) return none;
+  const metrics = options.metrics ?? METRIC_REGISTRY;
+  const intervals: Record<string, Interval | null> = {};
+  for (const m of metrics) intervals[m.name] = null;
+  if (decisions.length === 0 || resamples === 0) return intervals as BootstrapIntervals;
 
   const cases = new Map<string, number>();
   for (const d of decisions) if (!cases.has(d.case)) cases.set(d.case, cases.size);
   const c = cases.size;
-  const n = new Float64Array(c);
-  const correct = new Float64Array(c);
-  const klN = new Float64Array(c);
-  const klSum = new Float64Array(c);
-  const brierN = new Float64Array(c);
-  const brierSum = new Float64Array(c);
-  const binN = new Float64Array(c * BIN_COUNT);
-  const binCorrect = new Float64Array(c * BIN_COUNT);
-  const binConf = new Float64Array(c * BIN_COUNT);
+  const additive = metrics.filter((m): m is AdditiveMetric => m.kind === "additive");
+  const sample = metrics.filter((m): m is SampleMetric => m.kind === "sample");
+  const offsets: number[] = [];
+  let width = 0;
+  for (const m of additive) {
+    offsets.push(width);
+    width += m.width;
+  }
+  // Per-case running totals of every additive metric, then kept sparse (a case's five
+  // decisions fill few of the ECE bins): each resample adds only the non-zero entries.
+  const totals = new Float64Array(c * width);
+  const covered: MetricInput[][][] = sample.map(() => Array.from({ length: c }, () => []));
   for (const d of decisions) {
     const i = cases.get(d.case) as number;
-    addAt(n, i, 1);
-    if (!isAnswered(d)) continue;
-    if (d.correct) addAt(correct, i, 1);
-    if (d.kl !== null) {
-      addAt(klN, i, 1);
-      addAt(klSum, i, d.kl);
+    for (let k = 0; k < additive.length; k++) {
+      const m = additive[k] as AdditiveMetric;
+      if (covers(m, d)) m.add(totals, i * width + (offsets[k] as number), d);
     }
-    if (d.brier !== null) {
-      addAt(brierN, i, 1);
-      addAt(brierSum, i, d.brier);
-    }
-    if (d.confidence !== null) {
-      const j = i * BIN_COUNT + binOf(d.confidence);
-      addAt(binN, j, 1);
-      if (d.correct) addAt(binCorrect, j, 1);
-      addAt(binConf, j, d.confidence);
+    for (let k = 0; k < sample.length; k++) {
+      if (covers(sample[k] as SampleMetric, d)) covered[k]?.[i]?.push(d);
     }
   }
-  // Sparse per-case bins: a case's decisions fill at most 5 of the 10 bins.
   const start = new Int32Array(c + 1);
-  const entryBin: number[] = [];
-  const entryN: number[] = [];
-  const entryCorrect: number[] = [];
-  const entryConf: number[] = [];
+  const entryAt: number[] = [];
+  const entryValue: number[] = [];
   for (let i = 0; i < c; i++) {
-    for (let b = 0; b < BIN_COUNT; b++) {
-      const j = i * BIN_COUNT + b;
-      if (binN[j] === 0) continue;
-      entryBin.push(b);
-      entryN.push(binN[j] as number);
-      entryCorrect.push(binCorrect[j] as number);
-      entryConf.push(binConf[j] as number);
+    for (let j = 0; j < width; j++) {
+      const v = totals[i * width + j] as number;
+      if (v === 0) continue;
+      entryAt.push(j);
+      entryValue.push(v);
     }
-    start[i + 1] = entryBin.length;
+    start[i + 1] = entryAt.length;
   }
 
   const random = seededRandom(seed);
-  const accStats = new Float64Array(resamples);
-  const klStats = new Float64Array(resamples);
-  const brierStats = new Float64Array(resamples);
-  const eceStats = new Float64Array(resamples);
-  let klCount = 0;
-  let brierCount = 0;
-  let eceCount = 0;
-  const sumBinN = new Float64Array(BIN_COUNT);
-  const sumBinCorrect = new Float64Array(BIN_COUNT);
-  const sumBinConf = new Float64Array(BIN_COUNT);
+  const stats = metrics.map(() => new Float64Array(resamples));
+  const counts = new Int32Array(metrics.length);
+  const sum = new Float64Array(width);
+  const drawn = new Int32Array(c);
+  const additiveIndex = additive.map((m) => metrics.indexOf(m));
+  const sampleIndex = sample.map((m) => metrics.indexOf(m));
   for (let r = 0; r < resamples; r++) {
-    let sn = 0, sc = 0, skN = 0, sk = 0, sbN = 0, sb = 0;
-    sumBinN.fill(0);
-    sumBinCorrect.fill(0);
-    sumBinConf.fill(0);
+    sum.fill(0);
     for (let k = 0; k < c; k++) {
       const i = randomInt(random, c);
-      sn += n[i] as number;
-      sc += correct[i] as number;
-      skN += klN[i] as number;
-      sk += klSum[i] as number;
-      sbN += brierN[i] as number;
-      sb += brierSum[i] as number;
+      drawn[k] = i;
       for (let e = start[i] as number, end = start[i + 1] as number; e < end; e++) {
-        const b = entryBin[e] as number;
-        addAt(sumBinN, b, entryN[e] as number);
-        addAt(sumBinCorrect, b, entryCorrect[e] as number);
-        addAt(sumBinConf, b, entryConf[e] as number);
+        const j = entryAt[e] as number;
+        sum[j] = (sum[j] as number) + (entryValue[e] as number);
       }
     }
-    accStats[r] = sc / sn;
-    if (skN > 0) klStats[klCount++] = sk / skN;
-    if (sbN > 0) brierStats[brierCount++] = sb / sbN;
-    const e = eceFromBins(sumBinN, sumBinCorrect, sumBinConf);
-    if (e !== null) eceStats[eceCount++] = e;
+    for (let k = 0; k < additive.length; k++) {
+      const v = (additive[k] as AdditiveMetric).value(sum, offsets[k] as number);
+      if (v !== null) record(stats, counts, additiveIndex[k] as number, v);
+    }
+    for (let k = 0; k < sample.length; k++) {
+      const perCase = covered[k] as MetricInput[][];
+      const list: MetricInput[] = [];
+      for (const i of drawn) for (const d of perCase[i] as MetricInput[]) list.push(d);
+      const v = (sample[k] as SampleMetric).compute(list);
+      if (v !== null) record(stats, counts, sampleIndex[k] as number, v);
+    }
   }
-  return {
-    accuracy: percentileInterval(accStats, resamples, level),
-    kl: percentileInterval(klStats, klCount, level),
-    brier: percentileInterval(brierStats, brierCount, level),
-    ece: percentileInterval(eceStats, eceCount, level),
-  };
+  metrics.forEach((m, k) => {
+    intervals[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
+  });
+  return intervals as BootstrapIntervals;
+}
+
+function record(stats: Float64Array[], counts: Int32Array, k: number, value: number): void {
+  const n = counts[k] as number;
+  (stats[k] as Float64Array)[n] = value;
+  counts[k] = n + 1;
 }

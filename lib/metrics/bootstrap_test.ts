@@ -49,7 +49,7 @@ Deno.test("`bootstrapIntervals()` intervals contain the point estimates", () => 
   const iv = bootstrapIntervals(d);
   const points = { accuracy: accuracy(d), kl: meanKl(d), brier: meanBrier(d), ece: ece(d) };
   for (const [name, point] of Object.entries(points)) {
-    const interval = iv[name as keyof typeof iv];
+    const interval = iv[name as keyof typeof points];
     assert.ok(interval !== null && point !== null, `${name} interval missing`);
     assert.ok(
       interval[0] <= point && point <= interval[1],
@@ -123,7 +123,13 @@ Deno.test("`bootstrapIntervals()` on a single case collapses to the point estima
 
 Deno.test("`bootstrapIntervals()` gives n/a intervals where the metric is n/a", async (t) => {
   await t.step("no decisions", () => {
-    assert.deepEqual(bootstrapIntervals([]), { accuracy: null, kl: null, brier: null, ece: null });
+    assert.deepEqual(bootstrapIntervals([]), {
+      accuracy: null,
+      kl: null,
+      brier: null,
+      ece: null,
+      nll: null,
+    });
   });
   await t.step("only errors: accuracy [0, 0], the rest null", () => {
     const d = [{
@@ -134,7 +140,13 @@ Deno.test("`bootstrapIntervals()` gives n/a intervals where the metric is n/a", 
       brier: null,
       error: timeout,
     }];
-    assert.deepEqual(bootstrapIntervals(d), { accuracy: [0, 0], kl: null, brier: null, ece: null });
+    assert.deepEqual(bootstrapIntervals(d), {
+      accuracy: [0, 0],
+      kl: null,
+      brier: null,
+      ece: null,
+      nll: null,
+    });
   });
   await t.step("resamples 0 skips the bootstrap", () => {
     assert.deepEqual(bootstrapIntervals(synthetic(10, 5), { resamples: 0 }), {
@@ -142,6 +154,7 @@ Deno.test("`bootstrapIntervals()` gives n/a intervals where the metric is n/a", 
       kl: null,
       brier: null,
       ece: null,
+      nll: null,
     });
   });
 });

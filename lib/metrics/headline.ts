@@ -36,7 +36,8 @@ function meanMetric(
 /** Accuracy: correct decisions over all decisions, errors counting as misses. */
 export const ACCURACY: AdditiveMetric = {
   name: "accuracy",
-  label: "Accuracy",
+  label: "accuracy",
+  column: true,
   description: "Share of decisions whose predicted answer is the gold label; errors are misses",
   over: "all",
   higherIsBetter: true,
@@ -57,29 +58,35 @@ export const ACCURACY: AdditiveMetric = {
 /** Mean KL(gold ‖ predicted) in nats over answered decisions. */
 export const KL: AdditiveMetric = meanMetric({
   name: "kl",
-  label: "KL (nats)",
+  label: "KL(gold ‖ pred), nats",
+  short: "KL",
+  column: true,
   description: "Mean KL(gold ‖ predicted) in nats over answered decisions, floor 1e-12",
   over: "answered",
   higherIsBetter: false,
   range: [0, Infinity],
   format: "number",
-}, (d) => d.kl);
+}, (d) => d.kl ?? null);
 
 /** Mean Brier score over answered decisions. */
 export const BRIER: AdditiveMetric = meanMetric({
   name: "brier",
   label: "Brier",
+  column: true,
   description: "Mean Brier score (squared distance between distributions) over answered decisions",
   over: "answered",
   higherIsBetter: false,
   range: [0, 2],
   format: "number",
-}, (d) => d.brier);
+}, (d) => d.brier ?? null);
 
 /** Top-label ECE with 10 equal-width bins: totals are per-bin count, correct and confidence. */
 export const ECE: AdditiveMetric = {
   name: "ece",
-  label: "ECE",
+  label: "ECE (10-bin)",
+  short: "ECE",
+  note: "standard 10-bin; not the card's ECE",
+  column: true,
   description: "Top-label expected calibration error, 10 equal-width bins, answered decisions",
   over: "answered",
   higherIsBetter: false,
@@ -88,7 +95,7 @@ export const ECE: AdditiveMetric = {
   kind: "additive",
   width: 3 * BIN_COUNT,
   add(totals, offset, d) {
-    if (d.confidence === null) return;
+    if (d.confidence === null || d.confidence === undefined) return;
     const b = offset + binOf(d.confidence);
     addAt(totals, b, 1);
     if (d.correct) addAt(totals, b + BIN_COUNT, 1);
@@ -109,7 +116,9 @@ export const ECE: AdditiveMetric = {
  */
 export const NLL: AdditiveMetric = meanMetric({
   name: "nll",
-  label: "NLL (nats)",
+  label: "NLL, −ln p(gold label), nats",
+  short: "NLL",
+  column: true,
   description: "Mean −ln p(gold label) in nats over answered decisions, floor 1e-12",
   over: "answered",
   higherIsBetter: false,
@@ -121,5 +130,5 @@ export const NLL: AdditiveMetric = meanMetric({
   return -Math.log(Math.max(p, KL_FLOOR));
 });
 
-/** The headline metrics, in report order. */
+/** The headline metrics, in report order (the order of `HEADLINE_METRIC_NAMES`). */
 export const HEADLINE_METRICS: readonly AdditiveMetric[] = [ACCURACY, KL, BRIER, ECE, NLL];

@@ -26,6 +26,8 @@
  * @module
  */
 export * from "./score.ts";
+export * from "./registry.ts";
+export * from "./headline.ts";
 export * from "./aggregate.ts";
 export * from "./rng.ts";
 export * from "./bootstrap.ts";

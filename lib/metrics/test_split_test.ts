@@ -70,21 +70,30 @@ Deno.test("a uniform predictor scores the card's KL 0.444 and Brier 0.238 on the
   const s = summarize(decisions, { resamples: 200 });
   assert.equal(s.decisions, 2000);
   assert.equal(s.answered, 2000);
-  assert.equal(Number(s.kl?.toFixed(3)), 0.444);
-  assert.equal(Number(s.brier?.toFixed(3)), 0.238);
-  assert.ok(s.intervals.kl !== null && s.intervals.kl[0] <= s.kl! && s.kl! <= s.intervals.kl[1]);
+  assert.equal(Number(s.metrics.kl?.toFixed(3)), 0.444);
+  assert.equal(Number(s.metrics.brier?.toFixed(3)), 0.238);
+  assert.ok(
+    s.intervals.kl !== null && s.intervals.kl[0] <= s.metrics.kl! &&
+      s.metrics.kl! <= s.intervals.kl[1],
+  );
   assert.ok(s.intervals.accuracy !== null);
-  assert.ok(s.intervals.accuracy[0] <= s.accuracy! && s.accuracy! <= s.intervals.accuracy[1]);
+  assert.ok(
+    s.intervals.accuracy[0] <= s.metrics.accuracy! &&
+      s.metrics.accuracy! <= s.intervals.accuracy[1],
+  );
 });
 
 Deno.test("an oracle predictor (gold as prediction) scores KL 0 and Brier 0 on the test split", () => {
   const decisions = scoreSplit(cases, oracle);
   const s = summarize(decisions, { resamples: 0 });
-  assertClose(s.kl, 0, 1e-12);
-  assertClose(s.brier, 0, 1e-12);
+  assertClose(s.metrics.kl, 0, 1e-12);
+  assertClose(s.metrics.brier, 0, 1e-12);
   // ties between gold answers go to the option listed first, which is not always the
   // dataset's label: the oracle misses some of the 35 tied decisions, never more
-  assert.ok(s.accuracy! >= 1965 / 2000 && s.accuracy! <= 1999 / 2000, `accuracy ${s.accuracy}`);
+  assert.ok(
+    s.metrics.accuracy! >= 1965 / 2000 && s.metrics.accuracy! <= 1999 / 2000,
+    `accuracy ${s.metrics.accuracy}`,
+  );
   assert.equal(rating(s), "★★★");
   assert.deepEqual(breakdown(decisions, "workflow", { resamples: 0 }).map((r) => r.decisions), [
     500,

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { optionsOf } from "../dataset/questions.ts";
-import type { Case, Question } from "../dataset/schemas.ts";
-import { scoreDecision } from "../metrics/score.ts";
+import { type Case, optionsOf, type Question } from "../dataset/mod.ts";
+import { scoreDecision } from "../metrics/mod.ts";
 
 /** Anything that answers a case's questions (a compiled model or a server predictor). */
 export interface CasePredictor {

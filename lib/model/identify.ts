@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 
 /** A workflow as far as identification goes: its questions and their option keys. */
 export interface WorkflowSignature {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 import { type FeatureOptions, featurize } from "./features.ts";
 import { identifyWorkflow, type WorkflowSignature } from "./identify.ts";
 import type { FittedModel } from "./schemas.ts";

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { optionsOf } from "../dataset/questions.ts";
-import type { Case, Question } from "../dataset/schemas.ts";
+import { type Case, optionsOf, type Question } from "../dataset/mod.ts";
 import { identifyWorkflow, type WorkflowSignature } from "./identify.ts";
 import type { CompiledModel } from "./predict.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { type QuestionType, QuestionTypeSchema } from "../dataset/schemas.ts";
+import { QUESTION_TYPES, type QuestionType } from "../dataset/mod.ts";
 
 /** Format tag written in every model file. */
 export const MODEL_FORMAT = "decibench-softmax-v1";
@@ -49,7 +49,7 @@ export interface QuestionModel {
 /** Schema of {@linkcode QuestionModel}. */
 export const QuestionModelSchema: z.ZodType<QuestionModel> = z.object({
   name: z.string().min(1),
-  type: QuestionTypeSchema,
+  type: z.enum(QUESTION_TYPES),
   options: z.array(z.string()).min(2),
   temperature: z.number().positive(),
   bias: z.array(z.number()),

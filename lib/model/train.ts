@@ -5,9 +5,8 @@
  *
  * @module
  */
-import type { Case } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
-import { scoreDecision } from "../metrics/score.ts";
+import { type Case, optionsOf } from "../dataset/mod.ts";
+import { scoreDecision } from "../metrics/mod.ts";
 import { DEFAULT_DIMENSION, featurize, type SparseVector } from "./features.ts";
 import { fnv1a32 } from "./hash.ts";
 import {

@@ -3,16 +3,15 @@
  *
  * @module
  */
-import { optionsOf } from "../dataset/questions.ts";
-import type { Case } from "../dataset/schemas.ts";
-import type { CaseOutcome } from "../client/ask.ts";
-import { argmax, scoreDecision } from "../metrics/score.ts";
+import { type Case, optionsOf } from "../dataset/mod.ts";
+import type { CaseOutcome } from "../client/mod.ts";
+import { argmax, scoreDecision } from "../metrics/mod.ts";
 import type { DecisionRecord } from "./schemas.ts";
 
 /** Options for `decisionRecords`. */
 export interface DecisionRecordsOptions {
   /** Endpoint name when a workflow lists several. @default undefined */
-  endpoint?: string;
+  endpoint?: string | undefined;
 }
 
 function unscored(
@@ -69,7 +68,7 @@ export function decisionRecords(
       attempts: outcome.attempts,
       input_tokens: outcome.reply?.inputTokens ?? null,
       calibrated: answer ? answer.calibrated : null,
-      error: outcome.error,
+      error: outcome.error ? { kind: outcome.error.kind, message: outcome.error.message } : null,
     };
     if (answer?.native) record.native = answer.native;
     if (answer?.warnings?.length) record.warnings = answer.warnings;

@@ -9,9 +9,37 @@ import { readDecisions } from "./recorder.ts";
 import {
   type DecisionRecord,
   DecisionRecordSchema,
+  RUN_JSON_VERSION,
   type RunJson,
   RunJsonSchema,
 } from "./schemas.ts";
+
+/**
+ * Upgrades a version 1 `run.json` (metric values as top-level summary fields `accuracy`, `kl`,
+ * `brier`, `ece`) to the current version (values under `summary.metrics`; `nll` n/a). Anything
+ * else is returned as it is.
+ *
+ * @param json A parsed `run.json`.
+ * @returns The same record in the current version's shape.
+ */
+export function upgradeRunJson(json: unknown): unknown {
+  if (!isObject(json) || json.version !== 1) return json;
+  const summary = json.summary;
+  let upgraded: unknown = summary;
+  if (isObject(summary) && !("metrics" in summary)) {
+    const { accuracy, kl, brier, ece, intervals, ...rest } = summary;
+    upgraded = {
+      ...rest,
+      metrics: { accuracy, kl, brier, ece, nll: null },
+      intervals: { ...(isObject(intervals) ? intervals : {}), nll: null },
+    };
+  }
+  return { ...json, version: RUN_JSON_VERSION, summary: upgraded };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** A run read back from its directory. */
 export interface LoadedRun {
@@ -59,7 +87,7 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
       `Cannot read run "${dir}": "${path}" is not JSON (${(error as Error).message})`,
     );
   }
-  const parsed = RunJsonSchema.safeParse(json);
+  const parsed = RunJsonSchema.safeParse(upgradeRunJson(json));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join(".") || "(root)";

@@ -54,3 +54,38 @@ Deno.test("`loadRun()` refuses a missing or invalid run.json, naming the file an
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("`loadRun()` reads a version 1 run.json (metrics as top-level summary fields)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const records = [record({ case: "c1" }), record({ case: "c2", correct: false })];
+    const current = runJson(records);
+    const { metrics, intervals, ...rest } = current.summary!;
+    const v1 = {
+      ...current,
+      version: 1,
+      summary: {
+        ...rest,
+        accuracy: metrics.accuracy,
+        kl: metrics.kl,
+        brier: metrics.brier,
+        ece: metrics.ece,
+        intervals: {
+          accuracy: intervals.accuracy,
+          kl: intervals.kl,
+          brier: intervals.brier,
+          ece: intervals.ece,
+        },
+      },
+    };
+    await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify(v1));
+    await Deno.writeTextFile(`${dir}/decisions.jsonl`, "");
+    const loaded = await loadRun(dir);
+    assert.equal(loaded.run.version, 2);
+    assert.deepEqual(loaded.run.summary?.metrics, { ...metrics, nll: null });
+    assert.deepEqual(loaded.run.summary?.intervals, { ...intervals, nll: null });
+    assert.equal(loaded.run.summary?.decisions, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

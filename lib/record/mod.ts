@@ -4,14 +4,9 @@
  *
  * @module
  */
-export type {
-  DecisionRecord,
-  ErrorKind,
-  RunJson,
-  RunSession,
-  RunSpec,
-  ThresholdResult,
-} from "./schemas.ts";
+export type { DecisionRecord, RunJson, RunSession, RunSpec, ThresholdResult } from "./schemas.ts";
+export { RUN_JSON_VERSION } from "./schemas.ts";
+export * from "./decisions.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";
 export * from "./load.ts";

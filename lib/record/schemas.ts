@@ -9,38 +9,47 @@
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 import {
+  QUESTION_SET_FORMATS,
+  QUESTION_TYPES,
+  type QuestionDefinition,
   type QuestionSetRecord,
-  QuestionSetRecordSchema,
   type QuestionType,
-  QuestionTypeSchema,
-} from "../dataset/schemas.ts";
+} from "../dataset/mod.ts";
+import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
+import type { Summary } from "../metrics/mod.ts";
 
-/** Error kinds a decision can carry. */
-export const ErrorKindSchema = z.enum([
-  "authentication",
-  "invalid_request",
-  "unsupported_endpoint",
-  "rate_limited",
-  "overloaded",
-  "unavailable",
-  "timeout",
-  "network",
-  "malformed",
-  "limit",
+/**
+ * What a run records about a question set that is not the card protocol. The question
+ * definitions were validated when the workflow was loaded; here they are kept as written.
+ */
+export const QuestionSetRecordSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("typed-decisions"),
+    card_protocol: z.literal(false),
+    questions: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal("file"),
+    card_protocol: z.literal(false),
+    path: z.string(),
+    format: z.enum(QUESTION_SET_FORMATS),
+    sha256: z.string(),
+    bytes: z.number().int().nonnegative(),
+    rows: z.number().int().nonnegative(),
+    id: z.string(),
+    state: z.union([z.string(), z.array(z.string())]),
+    lane: z.string().nullable(),
+    questions: z.record(
+      z.string(),
+      z.custom<QuestionDefinition>((v) => typeof v === "object" && v !== null, "not a question"),
+    ),
+    definitions_sha256: z.string(),
+    labelled: z.record(z.string(), z.number().int().nonnegative()),
+  }),
 ]);
-/** The kind of error a decision failed with (how the client classified it). */
-export type ErrorKind =
-  | "authentication"
-  | "invalid_request"
-  | "unsupported_endpoint"
-  | "rate_limited"
-  | "overloaded"
-  | "unavailable"
-  | "timeout"
-  | "network"
-  | "malformed"
-  | "limit";
 
+/** Error kinds a decision can carry (the client's `ERROR_KINDS`). */
+export const ErrorKindSchema = z.enum(ERROR_KINDS);
 /** One scored decision as written to `decisions.jsonl`. */
 export const DecisionRecordSchema = z.object({
   /** Case id. */
@@ -50,7 +59,7 @@ export const DecisionRecordSchema = z.object({
   /** Question name. */
   question: z.string(),
   /** Question type. */
-  type: QuestionTypeSchema,
+  type: z.enum(QUESTION_TYPES),
   /** The distribution scored, keyed in option order, or null on error. */
   predicted: z.record(z.string(), z.number()).nullable(),
   /** The predicted answer (argmax, first listed wins a tie), or null. */
@@ -300,9 +309,49 @@ export interface RunSession {
   duration_ms: number;
 }
 
+/** The version of `run.json` this tool writes (1: metrics as top-level summary fields). */
+export const RUN_JSON_VERSION = 2;
+
+const nullableNumber = z.number().nullable();
+const interval = z.tuple([z.number(), z.number()]).nullable();
+
+/** A run summary as `run.json` holds it (see `Summary` in the metrics module). */
+export const SummarySchema = z.object({
+  decisions: z.number().int().min(0),
+  cases: z.number().int().min(0),
+  answered: z.number().int().min(0),
+  errors: z.number().int().min(0),
+  metrics: z.object({
+    accuracy: nullableNumber,
+    kl: nullableNumber,
+    brier: nullableNumber,
+    ece: nullableNumber,
+    nll: nullableNumber,
+  }).catchall(nullableNumber),
+  meanConfidence: nullableNumber,
+  intervals: z.object({
+    accuracy: interval,
+    kl: interval,
+    brier: interval,
+    ece: interval,
+    nll: interval,
+  }).catchall(interval),
+  latency: z.object({ p50: z.number(), p95: z.number() }).nullable(),
+  inputTokens: nullableNumber,
+  reliability: z.array(z.object({
+    bin: z.number().int(),
+    lower: z.number(),
+    upper: z.number(),
+    n: z.number().int(),
+    meanConfidence: z.number(),
+    accuracy: z.number(),
+    gap: z.number(),
+  })),
+});
+
 /** `run.json`. */
 export const RunJsonSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(RUN_JSON_VERSION),
   tool: z.string(),
   tool_version: z.string(),
   id: z.string(),
@@ -310,7 +359,7 @@ export const RunJsonSchema = z.object({
   started_at: z.string(),
   finished_at: z.string().nullable(),
   spec: RunSpecSchema,
-  summary: z.record(z.string(), z.unknown()).nullable(),
+  summary: SummarySchema.nullable(),
   thresholds: z.array(ThresholdResultSchema),
   model_reported: z.string().nullable(),
   fatal: z.string().nullable(),
@@ -319,8 +368,8 @@ export const RunJsonSchema = z.object({
 });
 /** `run.json`: what ran, how it ended, its summary and thresholds. */
 export interface RunJson {
-  /** Record format version, always 1. */
-  version: 1;
+  /** Record format version, 2 (version 1 files are upgraded when loaded). */
+  version: 2;
   /** Tool that wrote it (`decibench`). */
   tool: string;
   /** Version of that tool. */
@@ -336,7 +385,7 @@ export interface RunJson {
   /** What ran. */
   spec: RunSpec;
   /** The run summary (metrics with intervals), null until the run ends. */
-  summary: Record<string, unknown> | null;
+  summary: Summary | null;
   /** Threshold results, in the workflow's order. */
   thresholds: ThresholdResult[];
   /** The model name the server reported, or null when it named none. */
@@ -350,9 +399,12 @@ export interface RunJson {
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
   Assert<Equals<z.infer<typeof ErrorKindSchema>, ErrorKind>>,
+  Assert<Equals<z.infer<typeof QuestionSetRecordSchema>, QuestionSetRecord>>,
   Assert<Equals<z.infer<typeof DecisionRecordSchema>, DecisionRecord>>,
   Assert<Equals<z.infer<typeof ThresholdResultSchema>, ThresholdResult>>,
   Assert<Equals<z.infer<typeof RunSpecSchema>, RunSpec>>,
   Assert<Equals<z.infer<typeof RunSessionSchema>, RunSession>>,
-  Assert<Equals<z.infer<typeof RunJsonSchema>, RunJson>>,
+  Assert<Equals<Omit<z.infer<typeof RunJsonSchema>, "summary">, Omit<RunJson, "summary">>>,
+  // A summary read back is a `Summary` (the other way differs only in `ByMetric`'s optional keys).
+  Assert<z.infer<typeof SummarySchema> extends Summary ? true : false>,
 ];

@@ -14,7 +14,7 @@
  * import { indexRun, listRuns, openIndex, runDecisions } from "./sqlite_index.ts";
  * const index = openIndex(":memory:");
  * // indexRun(index, run, records, { dir }) after a run; then:
- * for (const run of listRuns(index)) console.log(run.id, run.accuracy, runDecisions(index, run.id).length);
+ * for (const run of listRuns(index)) console.log(run.id, run.metrics.accuracy, runDecisions(index, run.id).length);
  * index.close();
  * ```
  *
@@ -23,10 +23,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { type ByMetric, METRIC_NAMES } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
-/** The index schema version (`PRAGMA user_version`). Version 2 added `decisions.extra`. */
-export const INDEX_SCHEMA_VERSION = 2;
+/**
+ * The index schema version (`PRAGMA user_version`). Version 2 added `decisions.extra`; version 3
+ * gives `runs` one column per registered metric (added to an older file when it is opened).
+ */
+export const INDEX_SCHEMA_VERSION = 3;
 
 /** The default index path, relative to the working directory. */
 export const DEFAULT_INDEX_PATH = "runs/decibench.db";
@@ -50,10 +54,6 @@ CREATE TABLE IF NOT EXISTS runs (
   decisions INTEGER NOT NULL,
   answered INTEGER,
   errors INTEGER,
-  accuracy REAL,
-  kl REAL,
-  brier REAL,
-  ece REAL,
   summary TEXT,
   spec TEXT NOT NULL,
   thresholds TEXT NOT NULL,
@@ -105,7 +105,7 @@ export interface RunIndex {
 /** Options for `openIndex`. */
 export interface OpenIndexOptions {
   /** Open read-only (notebooks); the file must exist. @default false */
-  readOnly?: boolean;
+  readOnly?: boolean | undefined;
 }
 
 /**
@@ -146,9 +146,13 @@ export function openIndex(
   return { path, db, close: () => db.close() };
 }
 
-/** Columns added after version 1, by table: an older file gets them on open. */
+/**
+ * Columns added after version 1, by table, and one `runs` column per registered metric: an older
+ * file (or one written before a metric was registered) gets them on open.
+ */
 const ADDED_COLUMNS: readonly [table: string, column: string, type: string][] = [
   ["decisions", "extra", "TEXT"],
+  ...METRIC_NAMES.map((name): [string, string, string] => ["runs", name, "REAL"]),
 ];
 
 function migrate(db: DatabaseSync): void {
@@ -163,12 +167,7 @@ function migrate(db: DatabaseSync): void {
 /** Options for `indexRun`. */
 export interface IndexRunOptions {
   /** The run directory, recorded with the run. @default null */
-  dir?: string | null;
-}
-
-function metric(summary: Record<string, unknown> | null, key: string): number | null {
-  const value = summary?.[key];
-  return typeof value === "number" ? value : null;
+  dir?: string | null | undefined;
 }
 
 function json(value: unknown): string | null {
@@ -196,53 +195,43 @@ export function indexRun(
   const summary = run.summary;
   db.exec("BEGIN IMMEDIATE");
   try {
+    const values: [string, SQLInputValue][] = [
+      ["id", run.id],
+      ["fingerprint", spec.fingerprint],
+      ["workflow", spec.workflow],
+      ["workflow_file", spec.workflow_file],
+      ["endpoint", spec.endpoint],
+      ["endpoint_name", spec.endpoint_name],
+      ["engine", spec.engine],
+      ["model", spec.model],
+      ["model_reported", run.model_reported],
+      ["dataset", spec.dataset],
+      ["revision", spec.revision],
+      ["split", spec.split],
+      ["status", run.status],
+      ["cases", spec.cases],
+      ["decisions", records.length],
+      ["answered", summary?.answered ?? null],
+      ["errors", summary?.errors ?? null],
+      ...METRIC_NAMES.map((name): [string, SQLInputValue] => [
+        name,
+        summary?.metrics[name] ?? null,
+      ]),
+      ["summary", json(summary)],
+      ["spec", JSON.stringify(spec)],
+      ["thresholds", JSON.stringify(run.thresholds)],
+      ["dir", options.dir ?? null],
+      ["tool_version", run.tool_version],
+      ["started_at", run.started_at],
+      ["finished_at", run.finished_at],
+    ];
+    const columns = values.map(([column]) => column);
     db.prepare(
-      `INSERT INTO runs (id, fingerprint, workflow, workflow_file, endpoint, endpoint_name, engine,
-        model, model_reported, dataset, revision, split, status, cases, decisions, answered, errors,
-        accuracy, kl, brier, ece, summary, spec, thresholds, dir, tool_version, started_at,
-        finished_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint,
-        workflow = excluded.workflow, workflow_file = excluded.workflow_file,
-        endpoint = excluded.endpoint, endpoint_name = excluded.endpoint_name,
-        engine = excluded.engine, model = excluded.model, model_reported = excluded.model_reported,
-        dataset = excluded.dataset, revision = excluded.revision, split = excluded.split,
-        status = excluded.status, cases = excluded.cases, decisions = excluded.decisions,
-        answered = excluded.answered, errors = excluded.errors, accuracy = excluded.accuracy,
-        kl = excluded.kl, brier = excluded.brier, ece = excluded.ece, summary = excluded.summary,
-        spec = excluded.spec, thresholds = excluded.thresholds, dir = excluded.dir,
-        tool_version = excluded.tool_version, started_at = excluded.started_at,
-        finished_at = excluded.finished_at`,
-    ).run(
-      run.id,
-      spec.fingerprint,
-      spec.workflow,
-      spec.workflow_file,
-      spec.endpoint,
-      spec.endpoint_name,
-      spec.engine,
-      spec.model,
-      run.model_reported,
-      spec.dataset,
-      spec.revision,
-      spec.split,
-      run.status,
-      spec.cases,
-      records.length,
-      metric(summary, "answered"),
-      metric(summary, "errors"),
-      metric(summary, "accuracy"),
-      metric(summary, "kl"),
-      metric(summary, "brier"),
-      metric(summary, "ece"),
-      json(summary),
-      JSON.stringify(spec),
-      JSON.stringify(run.thresholds),
-      options.dir ?? null,
-      run.tool_version,
-      run.started_at,
-      run.finished_at,
-    );
+      `INSERT INTO runs (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})
+      ON CONFLICT (id) DO UPDATE SET ${
+        columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")
+      }`,
+    ).run(...values.map(([, value]) => value));
     db.prepare("DELETE FROM decisions WHERE run_id = ?").run(run.id);
     const insert = db.prepare(
       `INSERT INTO decisions (run_id, endpoint, case_id, workflow, question, type, predicted,
@@ -349,16 +338,10 @@ export interface IndexedRun {
   cases: number;
   /** Decisions recorded. */
   decisions: number;
-  /** Headline accuracy, null when n/a. */
-  accuracy: number | null;
-  /** Mean KL, null when n/a. */
-  kl: number | null;
-  /** Mean Brier, null when n/a. */
-  brier: number | null;
-  /** ECE, null when n/a. */
-  ece: number | null;
+  /** Every registered metric's value keyed by name (null when n/a or not yet summarized). */
+  metrics: ByMetric<number | null>;
   /** The full summary, or null for a run that has none yet. */
-  summary: Record<string, unknown> | null;
+  summary: RunJson["summary"];
   /** Run directory, when recorded. */
   dir: string | null;
   /** Start time (ISO 8601). */
@@ -370,11 +353,11 @@ export interface IndexedRun {
 /** Options for `listRuns`. */
 export interface ListRunsOptions {
   /** Only runs with this fingerprint. @default undefined (all) */
-  fingerprint?: string;
+  fingerprint?: string | undefined;
   /** Only runs of this workflow. @default undefined (all) */
-  workflow?: string;
+  workflow?: string | undefined;
   /** Only runs with this status. @default undefined (all) */
-  status?: RunJson["status"];
+  status?: RunJson["status"] | undefined;
 }
 
 /**
@@ -411,10 +394,9 @@ export function listRuns(index: RunIndex, options: ListRunsOptions = {}): Indexe
     status: String(r.status) as RunJson["status"],
     cases: Number(r.cases),
     decisions: Number(r.decisions),
-    accuracy: r.accuracy === null ? null : Number(r.accuracy),
-    kl: r.kl === null ? null : Number(r.kl),
-    brier: r.brier === null ? null : Number(r.brier),
-    ece: r.ece === null ? null : Number(r.ece),
+    metrics: Object.fromEntries(
+      METRIC_NAMES.map((name) => [name, r[name] == null ? null : Number(r[name])]),
+    ) as ByMetric<number | null>,
     summary: r.summary === null ? null : JSON.parse(String(r.summary)),
     dir: r.dir === null ? null : String(r.dir),
     startedAt: String(r.started_at),

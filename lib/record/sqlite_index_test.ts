@@ -20,7 +20,7 @@ Deno.test("`indexRun()` stores a run and its decisions, and `runDecisions()` ret
     assert.equal(row?.id, run.id);
     assert.equal(row?.decisions, 4);
     assert.equal(row?.dir, "runs/x");
-    assert.equal(row?.accuracy, 3 / 4);
+    assert.equal(row?.metrics.accuracy, 3 / 4);
     assert.equal(row?.revision, run.spec.revision);
     assert.deepEqual(row?.summary, run.summary);
     assert.deepEqual(runDecisions(index, "unknown"), []);

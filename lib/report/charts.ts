@@ -7,13 +7,17 @@
  */
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
-import { PRIOR_ACCURACY, TEACHER_AGREEMENT } from "../metrics/mod.ts";
-import type { BreakdownRow, ReliabilityRow } from "../metrics/mod.ts";
+import {
+  type BreakdownRow,
+  PRIOR_ACCURACY,
+  type ReliabilityRow,
+  TEACHER_AGREEMENT,
+} from "../metrics/mod.ts";
 
 /** Options shared by the chart functions. */
 export interface ChartOptions {
   /** Width of the SVG in pixels. @default 640 */
-  width?: number;
+  width?: number | undefined;
 }
 
 const CORRECT = "#2f8f5b";
@@ -103,7 +107,7 @@ export function reliabilityChart(
 export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptions = {}): string {
   const data = rows.map((r) => ({
     key: r.key,
-    accuracy: r.accuracy ?? 0,
+    accuracy: r.metrics.accuracy ?? 0,
     lo: r.intervals.accuracy?.[0] ?? null,
     hi: r.intervals.accuracy?.[1] ?? null,
     n: r.decisions,

@@ -11,8 +11,7 @@ import {
   summarize,
   type Summary,
 } from "../metrics/mod.ts";
-import type { LoadedRun } from "../record/load.ts";
-import type { DecisionRecord, RunSpec } from "../record/schemas.ts";
+import type { DecisionRecord, LoadedRun, RunSpec } from "../record/mod.ts";
 
 /** One side of a comparison. */
 export interface ComparedRun {
@@ -49,9 +48,9 @@ export interface RunComparison {
 /** Options for `compareRuns`. */
 export interface CompareRunsOptions {
   /** Bootstrap seed. @default 0 */
-  seed?: number;
+  seed?: number | undefined;
   /** Bootstrap resamples. @default 1000 */
-  resamples?: number;
+  resamples?: number | undefined;
 }
 
 function key(r: DecisionRecord): string {
@@ -118,8 +117,8 @@ export function compareRuns(
     );
   }
   const bootstrap = {
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+    seed: options.seed,
+    resamples: options.resamples,
   };
   const fields: [string, (s: RunSpec) => string][] = [
     ["endpoint", (s) => s.endpoint],

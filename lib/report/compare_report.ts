@@ -3,14 +3,14 @@
  *
  * @module
  */
-import type { PairedRow } from "../metrics/mod.ts";
+import { COLUMN_METRICS, type PairedRow } from "../metrics/mod.ts";
 import type { ComparedRun, RunComparison } from "./compare.ts";
-import { interval, num, pct, table } from "./format.ts";
+import { metricInterval, metricText, pct, table } from "./format.ts";
 
 /** Options for `comparisonReport`. */
 export interface ComparisonReportOptions {
   /** Markdown (`compare.md`) instead of terminal text. @default false */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }
 
 /**
@@ -100,28 +100,13 @@ export function comparisonReport(c: RunComparison, options: ComparisonReportOpti
   out.push(md ? "\n## Metrics on the shared decisions\n" : "");
   out.push(
     table(["metric", "A", "A 95% CI", "B", "B 95% CI"], [
-      [
-        "accuracy",
-        pct(sa.accuracy),
-        interval(sa.intervals.accuracy, true),
-        pct(sb.accuracy),
-        interval(sb.intervals.accuracy, true),
-      ],
-      ["KL (nats)", num(sa.kl), interval(sa.intervals.kl), num(sb.kl), interval(sb.intervals.kl)],
-      [
-        "Brier",
-        num(sa.brier),
-        interval(sa.intervals.brier),
-        num(sb.brier),
-        interval(sb.intervals.brier),
-      ],
-      [
-        "ECE (10-bin)",
-        num(sa.ece),
-        interval(sa.intervals.ece),
-        num(sb.ece),
-        interval(sb.intervals.ece),
-      ],
+      ...COLUMN_METRICS.map((m) => [
+        m.label,
+        metricText(m, sa.metrics[m.name]),
+        metricInterval(m, sa.intervals[m.name]),
+        metricText(m, sb.metrics[m.name]),
+        metricInterval(m, sb.intervals[m.name]),
+      ]),
       ["errors", String(sa.errors), "", String(sb.errors), ""],
     ], md ? { markdown: true } : {}),
   );

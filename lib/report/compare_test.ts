@@ -10,8 +10,8 @@ Deno.test("`compareRuns()` scores both runs on the decisions they share only", (
   assert.equal(c.paired.onlyInA, 1);
   assert.equal(c.paired.onlyInB, 1);
   assert.equal(c.a.summary.decisions, 1);
-  assert.equal(c.a.summary.accuracy, 0);
-  assert.equal(c.b.summary.accuracy, 1);
+  assert.equal(c.a.summary.metrics.accuracy, 0);
+  assert.equal(c.b.summary.metrics.accuracy, 1);
   assert.deepEqual(c.differences.map((d) => d.field), ["model"]);
 });
 

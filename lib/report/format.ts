@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Interval } from "../metrics/mod.ts";
+import type { Interval, MetricBase } from "../metrics/mod.ts";
 
 /**
  * A fraction as a percentage with one decimal, or "n/a".
@@ -41,12 +41,35 @@ export function interval(interval: Interval | null, asPercent = false): string {
   return `[${f(interval[0])}, ${f(interval[1])}]`;
 }
 
+/**
+ * A metric's value as its definition formats it (a percentage or a number), or "n/a".
+ *
+ * @param metric The metric.
+ * @param value Its value; null or undefined is n/a.
+ * @returns e.g. "74.8%" or "0.121".
+ */
+export function metricText(metric: MetricBase, value: number | null | undefined): string {
+  const v = value ?? null;
+  return metric.format === "percent" ? pct(v) : num(v);
+}
+
+/**
+ * A metric's interval as its definition formats it, or "" when there is none.
+ *
+ * @param metric The metric.
+ * @param value The interval; null or undefined is none.
+ * @returns e.g. "[72.6, 76.8]".
+ */
+export function metricInterval(metric: MetricBase, value: Interval | null | undefined): string {
+  return interval(value ?? null, metric.format === "percent");
+}
+
 /** Options for `table`. */
 export interface TableOptions {
   /** Render as a Markdown table instead of aligned text. @default false */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
   /** Columns (by index) aligned right. @default every column but the first */
-  right?: readonly number[];
+  right?: readonly number[] | undefined;
 }
 
 /**

@@ -9,22 +9,22 @@ import {
   breakdownData,
   disagreementData,
   errorKindData,
+  headlineData,
   reliabilityData,
   type TableData,
   thresholdData,
 } from "./tables.ts";
-import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type Summary } from "../metrics/mod.ts";
+import { attribution } from "../dataset/mod.ts";
+import { COLUMN_METRICS } from "../metrics/mod.ts";
 import { protocolNote, runRating } from "./protocol.ts";
-import type { DecisionRecord, RunJson } from "../record/schemas.ts";
 import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
-import { interval, num, pct } from "./format.ts";
-import type { ReportOptions } from "./terminal.ts";
+import { metricInterval, metricText, num } from "./format.ts";
+import type { RunReport } from "./model.ts";
 
 /** Options for `htmlReport`. */
-export interface HtmlOptions extends ReportOptions {
+export interface HtmlOptions {
   /** How many confident disagreements to list. @default 20 */
-  disagreements?: number;
+  disagreements?: number | undefined;
 }
 
 /**
@@ -83,24 +83,12 @@ svg { max-width: 100%; height: auto; }
 /**
  * Renders the self-contained HTML report of a run.
  *
- * @param run The run record (with summary).
- * @param records Its decisions.
- * @param info Dataset info for attribution.
- * @param options Seed and disagreement count.
+ * @param report The run's report model (`buildReport`).
+ * @param options Disagreement count.
  * @returns The HTML document.
  */
-export function htmlReport(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-  info: DatasetInfo,
-  options: HtmlOptions = {},
-): string {
-  const seed = options.seed ?? run.spec.seed;
-  const summary = run.summary as unknown as Summary;
-  const iv = summary.intervals;
-  const byType = breakdown(records, "type", { seed });
-  const byWorkflow = breakdown(records, "workflow", { seed });
-  const byQuestion = breakdown(records, "question", { seed });
+export function htmlReport(report: RunReport, options: HtmlOptions = {}): string {
+  const { run, records, info, summary, byType, byWorkflow, byQuestion } = report;
   const e = escapeHtml;
   const card = (label: string, value: string, extra = "") =>
     `<div class="card"><span>${e(label)}</span><b>${e(value)}</b><span>${e(extra)}</span></div>`;
@@ -117,10 +105,13 @@ export function htmlReport(
     } · fingerprint ${e(run.spec.fingerprint)}</p>`,
     '<div class="cards">',
     card("rating", runRating(run.spec, summary), `status ${run.status}`),
-    card("accuracy", pct(summary.accuracy), `95% CI ${interval(iv.accuracy, true)}`),
-    card("KL(gold ‖ pred), nats", num(summary.kl), `95% CI ${interval(iv.kl)}`),
-    card("Brier", num(summary.brier), `95% CI ${interval(iv.brier)}`),
-    card("ECE (10-bin)", num(summary.ece), `95% CI ${interval(iv.ece)}`),
+    ...COLUMN_METRICS.map((m) =>
+      card(
+        m.label,
+        metricText(m, summary.metrics[m.name]),
+        `95% CI ${metricInterval(m, summary.intervals[m.name])}`,
+      )
+    ),
     card(
       "decisions",
       String(summary.decisions),
@@ -144,6 +135,7 @@ export function htmlReport(
       "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
       "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>",
   );
+  out.push("<h2>Metrics</h2>", htmlData(headlineData(summary)));
   const thresholds = thresholdData(run);
   if (thresholds.rows.length) out.push("<h2>Thresholds</h2>", htmlData(thresholds));
 
@@ -179,7 +171,7 @@ export function htmlReport(
       '<i style="background:#c8553d"></i>wrong</figcaption></figure>',
     "</div>",
     `<p>ECE ${
-      e(num(summary.ece))
+      e(num(summary.metrics.ece))
     }: the standard top-label ECE over 10 equal-width bins (empty bins skipped). The dataset ` +
       "card's ECE definition is unpublished, so this value is not comparable with the card's ECE " +
       "column.</p>",

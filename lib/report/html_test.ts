@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
 import { escapeHtml, htmlReport } from "./html.ts";
+import { buildReport } from "./model.ts";
 
 const info = {
   dataset: "LocalLLaMA/typed-decisions",
@@ -17,9 +18,7 @@ Deno.test("`htmlReport()` inlines its charts as SVG, escapes run text and loads 
     errored({ case: "c3", question: "q1", workflow: "security_incidents" }),
   ];
   const html = htmlReport(
-    runJson(records, { fatal: "Cannot reach <server>" }),
-    records,
-    info as never,
+    buildReport(runJson(records, { fatal: "Cannot reach <server>" }), records, info as never),
   );
   assert.ok(html.startsWith("<!doctype html>"));
   assert.ok((html.match(/<svg\b/g) ?? []).length >= 4);

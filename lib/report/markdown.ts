@@ -4,21 +4,21 @@
  *
  * @module
  */
-import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type Summary } from "../metrics/mod.ts";
+import { attribution } from "../dataset/mod.ts";
+import type { RunJson } from "../record/mod.ts";
+import { num, table } from "./format.ts";
+import type { RunReport } from "./model.ts";
 import { protocolNote, runRating } from "./protocol.ts";
-import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { interval, num, pct, table } from "./format.ts";
-import { breakdownTable, reliabilityText, type ReportOptions } from "./terminal.ts";
-import { disagreementData, errorKindData, thresholdData } from "./tables.ts";
+import { breakdownTable, reliabilityText } from "./terminal.ts";
+import { disagreementData, errorKindData, headlineData, thresholdData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 
 /** Options for `markdownReport`. */
-export interface MarkdownOptions extends ReportOptions {
+export interface MarkdownOptions {
   /** How many confident disagreements to list. @default 20 */
-  disagreements?: number;
+  disagreements?: number | undefined;
   /** State previews by case id for the trace. @default {} */
-  states?: Readonly<Record<string, unknown>>;
+  states?: Readonly<Record<string, unknown>> | undefined;
 }
 
 function dist(d: Record<string, number> | null): string {
@@ -54,22 +54,13 @@ export function statePreview(state: unknown, width = 120): string {
 /**
  * Renders the Markdown report of a run.
  *
- * @param run The run record (with summary).
- * @param records Its decisions.
- * @param info Dataset info for attribution.
- * @param options Seed, disagreement count, state previews.
+ * @param report The run's report model (`buildReport`).
+ * @param options Disagreement count, state previews.
  * @returns Markdown text.
  */
-export function markdownReport(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-  info: DatasetInfo,
-  options: MarkdownOptions = {},
-): string {
-  const seed = options.seed ?? run.spec.seed;
-  const summary = run.summary as unknown as Summary;
-  const iv = summary.intervals;
-  const md = { markdown: true, seed };
+export function markdownReport(report: RunReport, options: MarkdownOptions = {}): string {
+  const { run, records, info, summary } = report;
+  const md = { markdown: true };
   const out: string[] = [];
   out.push(`# decibench report: ${run.spec.workflow}`, "");
   out.push(
@@ -96,16 +87,8 @@ export function markdownReport(
     "",
   );
   out.push("## Headline", "");
-  out.push(
-    table(["metric", "value", "95% CI (bootstrap over cases)"], [
-      ["accuracy", pct(summary.accuracy), interval(iv.accuracy, true)],
-      ["KL(gold ‖ pred), nats", num(summary.kl), interval(iv.kl)],
-      ["Brier", num(summary.brier), interval(iv.brier)],
-      ["ECE (10-bin)", num(summary.ece), interval(iv.ece)],
-      ["mean confidence", num(summary.meanConfidence), ""],
-    ], { markdown: true }),
-    "",
-  );
+  const headline = headlineData(summary);
+  out.push(table(headline.header, headline.rows, { markdown: true }), "");
   const note = protocolNote(run.spec);
   if (note !== null) out.push(`**Question set.** ${note}`, "");
   out.push(
@@ -135,17 +118,14 @@ export function markdownReport(
       "",
     );
   }
-  out.push("## By question type", "", breakdownTable(breakdown(records, "type", { seed }), md), "");
-  out.push("## By workflow", "", breakdownTable(breakdown(records, "workflow", { seed }), md), "");
-  out.push(
-    "## By question",
-    "",
-    breakdownTable(breakdown(records, "question", { seed }), md),
-    "",
-  );
+  out.push("## By question type", "", breakdownTable(report.byType, md), "");
+  out.push("## By workflow", "", breakdownTable(report.byWorkflow, md), "");
+  out.push("## By question", "", breakdownTable(report.byQuestion, md), "");
   out.push("## Calibration", "");
   out.push(
-    `ECE ${num(summary.ece)}. This is the standard top-label ECE over 10 equal-width bins ` +
+    `ECE ${
+      num(summary.metrics.ece)
+    }. This is the standard top-label ECE over 10 equal-width bins ` +
       "(empty bins skipped); the dataset card's ECE definition is unpublished, so this value is " +
       "not comparable with the card's ECE column.",
     "",

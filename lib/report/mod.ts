@@ -6,6 +6,7 @@
  */
 export * from "./format.ts";
 export * from "./tables.ts";
+export * from "./model.ts";
 export * from "./terminal.ts";
 export * from "./markdown.ts";
 export * from "./charts.ts";
@@ -13,6 +14,5 @@ export * from "./html.ts";
 export * from "./compare.ts";
 export * from "./compare_report.ts";
 export * from "./write.ts";
-export * from "./engines.ts";
 export * from "./warnings.ts";
 export * from "./protocol.ts";

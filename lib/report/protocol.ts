@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { rating, type Summary } from "../metrics/mod.ts";
-import type { RunSpec, ThresholdResult } from "../record/schemas.ts";
+import { rating } from "../metrics/mod.ts";
+import type { RunSpec, ThresholdResult } from "../record/mod.ts";
 
 /** The rating shown for a run that is not the card protocol. */
 export const NO_RATING = "none (not the Typed Decisions card protocol)";
@@ -23,12 +23,12 @@ export const NO_RATING = "none (not the Typed Decisions card protocol)";
  * ```ts
  * import { runRating } from "./protocol.ts";
  * const subset = { question_set: { kind: "typed-decisions", card_protocol: false, questions: ["urgency"] } } as const;
- * runRating(subset, { answered: 400, accuracy: 0.8 }); // "none (not the Typed Decisions card protocol)"
+ * runRating(subset, { answered: 400, metrics: { accuracy: 0.8 } }); // "none (not the Typed Decisions card protocol)"
  * ```
  */
 export function runRating(
   spec: Pick<RunSpec, "question_set">,
-  summary: Pick<Summary, "answered" | "accuracy">,
+  summary: Parameters<typeof rating>[0],
 ): string {
   return spec.question_set === undefined ? rating(summary) : NO_RATING;
 }

@@ -4,9 +4,14 @@
  *
  * @module
  */
-import type { BreakdownRow, Summary } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { interval, num, pct } from "./format.ts";
+import {
+  type BreakdownRow,
+  COLUMN_METRICS,
+  METRIC_REGISTRY,
+  type Summary,
+} from "../metrics/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import { metricInterval, metricText, num } from "./format.ts";
 import { thresholdName } from "./protocol.ts";
 
 /** A table as text cells. */
@@ -18,24 +23,54 @@ export interface TableData {
 }
 
 /**
- * Breakdown rows: group, n, accuracy with interval, KL, Brier, ECE, errors.
+ * Breakdown rows: group, n, each column metric of the registry (percent metrics with their
+ * interval), errors.
  *
  * @param rows Breakdown rows.
  * @returns The table.
  */
 export function breakdownData(rows: readonly BreakdownRow[]): TableData {
+  const withInterval = (m: (typeof COLUMN_METRICS)[number]) => m.format === "percent";
   return {
-    header: ["group", "n", "accuracy", "95% CI", "KL", "Brier", "ECE", "errors"],
+    header: [
+      "group",
+      "n",
+      ...COLUMN_METRICS.flatMap((m) => {
+        const title = m.short ?? m.label;
+        return withInterval(m) ? [title, "95% CI"] : [title];
+      }),
+      "errors",
+    ],
     rows: rows.map((r) => [
       r.key,
       String(r.decisions),
-      pct(r.accuracy),
-      interval(r.intervals.accuracy, true),
-      num(r.kl),
-      num(r.brier),
-      num(r.ece),
+      ...COLUMN_METRICS.flatMap((m) => {
+        const value = metricText(m, r.metrics[m.name]);
+        return withInterval(m) ? [value, metricInterval(m, r.intervals[m.name])] : [value];
+      }),
       String(r.errors),
     ]),
+  };
+}
+
+/**
+ * The headline table of a summary: every registered metric with its 95% interval, then the mean
+ * confidence.
+ *
+ * @param summary The summary.
+ * @returns The table.
+ */
+export function headlineData(summary: Summary): TableData {
+  return {
+    header: ["metric", "value", "95% CI (bootstrap over cases)"],
+    rows: [
+      ...METRIC_REGISTRY.map((m) => [
+        m.label,
+        metricText(m, summary.metrics[m.name]),
+        metricInterval(m, summary.intervals[m.name]),
+      ]),
+      ["mean confidence", num(summary.meanConfidence), ""],
+    ],
   };
 }
 

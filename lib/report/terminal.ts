@@ -4,24 +4,23 @@
  *
  * @module
  */
-import { attribution, type DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type BreakdownRow, type Summary } from "../metrics/mod.ts";
+import { attribution } from "../dataset/mod.ts";
+import { type BreakdownRow, COLUMN_METRICS, type Summary } from "../metrics/mod.ts";
+import type { RunJson } from "../record/mod.ts";
+import { metricInterval, metricText, num, table } from "./format.ts";
+import type { RunReport } from "./model.ts";
 import { protocolNote, runRating, thresholdName } from "./protocol.ts";
-import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { interval, num, pct, table } from "./format.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 
-/** Options for the report renderers. */
+/** Options for the table renderers. */
 export interface ReportOptions {
-  /** Bootstrap seed. @default 0 */
-  seed?: number;
   /** Markdown tables instead of text. @default false */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }
 
 /**
- * Rows of a breakdown table: group, n, accuracy with interval, KL, Brier, ECE, errors.
+ * Rows of a breakdown table: group, n, the column metrics (accuracy with its interval), errors.
  *
  * @param rows Breakdown rows.
  * @param options Markdown or text.
@@ -52,15 +51,15 @@ export function reliabilityText(summary: Summary, options: ReportOptions = {}): 
  * @returns Lines of text.
  */
 export function summaryLines(run: RunJson, summary: Summary): string[] {
-  const iv = summary.intervals;
   const lines = [
     `status      ${run.status}${run.fatal ? ` — ${run.fatal}` : ""}`,
     `rating      ${runRating(run.spec, summary)}`,
     `decisions   ${summary.decisions} (${summary.answered} answered, ${summary.errors} errors) of ${run.spec.cases} cases × questions`,
-    `accuracy    ${pct(summary.accuracy)} ${interval(iv.accuracy, true)}`,
-    `KL          ${num(summary.kl)} ${interval(iv.kl)}`,
-    `Brier       ${num(summary.brier)} ${interval(iv.brier)}`,
-    `ECE         ${num(summary.ece)} ${interval(iv.ece)} (standard 10-bin; not the card's ECE)`,
+    ...COLUMN_METRICS.map((m) =>
+      `${(m.short ?? m.label).padEnd(11)} ${metricText(m, summary.metrics[m.name])} ${
+        metricInterval(m, summary.intervals[m.name])
+      }${m.note ? ` (${m.note})` : ""}`
+    ),
     `confidence  ${num(summary.meanConfidence)} mean top probability`,
     `latency     ${
       summary.latency
@@ -93,20 +92,11 @@ export function summaryLines(run: RunJson, summary: Summary): string[] {
 /**
  * The full terminal report of a run.
  *
- * @param run The run record.
- * @param records Its decisions.
- * @param info Dataset info for the attribution line.
- * @param options Seed.
+ * @param report The run's report model (`buildReport`).
  * @returns The report text.
  */
-export function terminalReport(
-  run: RunJson,
-  records: readonly DecisionRecord[],
-  info: DatasetInfo,
-  options: ReportOptions = {},
-): string {
-  const seed = options.seed ?? run.spec.seed;
-  const summary = run.summary as unknown as Summary;
+export function terminalReport(report: RunReport): string {
+  const { run, records, info, summary } = report;
   return [
     `decibench · ${run.spec.workflow} · ${run.spec.endpoint} · model ${run.spec.model}${
       run.model_reported && run.model_reported !== run.spec.model
@@ -115,10 +105,10 @@ export function terminalReport(
     }`,
     "",
     "By question type",
-    breakdownTable(breakdown(records, "type", { seed })),
+    breakdownTable(report.byType),
     "",
     "By workflow",
-    breakdownTable(breakdown(records, "workflow", { seed })),
+    breakdownTable(report.byWorkflow),
     "",
     "Reliability (answered decisions)",
     reliabilityText(summary),

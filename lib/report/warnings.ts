@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DecisionRecord } from "../record/schemas.ts";
+import type { DecisionRecord } from "../record/mod.ts";
 
 /**
  * Counts decisions per kind of warning. Warnings are grouped by their text before the first

@@ -4,12 +4,11 @@
  * @module
  */
 import { join } from "node:path";
-import type { DatasetInfo } from "../dataset/mod.ts";
-import type { Case } from "../dataset/schemas.ts";
-import type { DecisionRecord, RunJson } from "../record/schemas.ts";
-import { writeAtomic } from "../record/recorder.ts";
+import type { Case, DatasetInfo } from "../dataset/mod.ts";
+import { type DecisionRecord, type RunJson, writeAtomic } from "../record/mod.ts";
 import { htmlReport } from "./html.ts";
 import { markdownReport } from "./markdown.ts";
+import { buildReport, type RunReport } from "./model.ts";
 
 /** What a report needs from a run. */
 export interface ReportInput {
@@ -21,21 +20,26 @@ export interface ReportInput {
   records: readonly DecisionRecord[];
   /** Dataset info and cases (for state previews). */
   dataset: { info: DatasetInfo; cases: readonly Case[] };
+  /** The report model, when already computed. @default buildReport(run, records, info) */
+  report?: RunReport | undefined;
 }
 
 /**
  * Writes `report.md` and the self-contained `report.html` for a run (each atomically).
  *
- * @param input The run.
- * @returns Paths written: `report.md`, then `report.html`.
+ * @param input The run (and its report model, when already computed).
+ * @returns The paths written (`report.md`, then `report.html`) and the report model used.
  */
-export async function writeReports(input: ReportInput): Promise<string[]> {
+export async function writeReports(
+  input: ReportInput,
+): Promise<{ paths: string[]; report: RunReport }> {
+  const report = input.report ?? buildReport(input.run, input.records, input.dataset.info);
   const asked = new Set(input.records.map((r) => r.case));
   const states: Record<string, unknown> = {};
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
   const md = join(input.dir, "report.md");
-  await writeAtomic(md, markdownReport(input.run, input.records, input.dataset.info, { states }));
+  await writeAtomic(md, markdownReport(report, { states }));
   const html = join(input.dir, "report.html");
-  await writeAtomic(html, htmlReport(input.run, input.records, input.dataset.info));
-  return [md, html];
+  await writeAtomic(html, htmlReport(report));
+  return { paths: [md, html], report };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 import {
   buildAnswers,
   estimateInputTokens,

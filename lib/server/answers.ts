@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { Distributions } from "./predictor.ts";
 
 /** A choice answer: the top option, one probability per option (option order), confidence. */

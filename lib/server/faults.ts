@@ -40,7 +40,7 @@ export interface Fault {
   /** Probability per decision request, in [0,1]. */
   rate: number;
   /** For `http429`: the `Retry-After` header in whole seconds (default 1). */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
 }
 
 /** A parsed fault spec: faults in the order given; their rates sum to at most 1. */

@@ -18,8 +18,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
-import { optionsOf } from "../dataset/questions.ts";
+import { optionsOf, type Question } from "../dataset/mod.ts";
 import { breakText, type Dialect, type DialectContext, type DialectResult } from "./_dialect.ts";
 import type { ErrorStatus } from "./_responses.ts";
 

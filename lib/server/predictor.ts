@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 
 /** Distribution per question, keyed as `optionsOf(question)` (noul: `true`/`false`). */
 export type Distributions = Record<string, Record<string, number>>;

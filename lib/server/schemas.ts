@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import type { Question } from "../dataset/schemas.ts";
+import type { Question } from "../dataset/mod.ts";
 
 /** Most options a choice question may list (llama-server's limit). */
 export const MAX_OPTIONS = 255;

@@ -41,62 +41,62 @@ export interface ReferenceServerOptions {
    *
    * @default {0}
    */
-  port?: number;
+  port?: number | undefined;
   /**
    * Host name or address to listen on.
    *
    * @default {"127.0.0.1"}
    */
-  hostname?: string;
+  hostname?: string | undefined;
   /**
    * A registered predictor's name (`uniform`, `oracle`, …) or a predictor object.
    *
    * @default {"uniform"}
    */
-  predictor?: string | Predictor;
+  predictor?: string | Predictor | undefined;
   /**
    * Faults to inject: a `--faults` spec (`"http500=0.05,http429=0.1:0"`) or parsed faults.
    *
    * @default {[]} (none)
    */
-  faults?: string | FaultSpec;
+  faults?: string | FaultSpec | undefined;
   /**
    * Seed of the fault draws (a non-negative integer).
    *
    * @default {0}
    */
-  seed?: number;
+  seed?: number | undefined;
   /**
    * Delay in milliseconds before answering each decision request.
    *
    * @default {0}
    */
-  latencyMs?: number;
+  latencyMs?: number | undefined;
   /**
    * When set, decision and metrics requests need `Authorization: Bearer <apiKey>` (401
    * otherwise); `/health` stays open. The key is never logged or echoed.
    *
    * @default {undefined} (no authentication)
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Largest request body in bytes; a larger one gets 413 `request_too_large_error`.
    *
    * @default {1048576} (1 MiB)
    */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /**
    * Aborting it closes the server.
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Called once the server listens.
    *
    * @default {undefined} (silent)
    */
-  onListen?: (info: ListenInfo) => void;
+  onListen?: (info: ListenInfo) => void | undefined;
 }
 
 /** A running reference server. `await using` closes it. */

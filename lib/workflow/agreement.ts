@@ -7,8 +7,7 @@
  *
  * @module
  */
-import type { Interval } from "../metrics/mod.ts";
-import { randomInt, seededRandom } from "../metrics/mod.ts";
+import { type Interval, randomInt, seededRandom } from "../metrics/mod.ts";
 
 /** What agreement reads from a decision (a `DecisionRecord` has it all). */
 export interface AgreementInput {
@@ -61,9 +60,9 @@ export interface Agreement {
 /** Options of {@linkcode answerAgreement}. */
 export interface AgreementOptions {
   /** Bootstrap resamples. @default 1000 */
-  resamples?: number;
+  resamples?: number | undefined;
   /** Bootstrap seed. @default 0 */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 function keyOf(d: AgreementInput): string {

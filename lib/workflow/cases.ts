@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { type Dataset, loadQuestionSet } from "../dataset/mod.ts";
-import type { Case } from "../dataset/schemas.ts";
+import { type Case, type Dataset, loadQuestionSet } from "../dataset/mod.ts";
 import type { Workflow } from "./schemas.ts";
 
 /**

@@ -8,17 +8,15 @@
  * @module
  */
 import { join } from "node:path";
-import type { Case } from "../dataset/schemas.ts";
-import { tryBuild } from "../client/ask.ts";
-import { createEngine } from "../client/engines.ts";
+import type { Case } from "../dataset/mod.ts";
+import { createEngine, tryBuild } from "../client/mod.ts";
 import {
   type Interval,
   type McNemarCounts,
   pairedComparison,
   type Summary,
 } from "../metrics/mod.ts";
-import { writeAtomic } from "../record/recorder.ts";
-import type { RunJson } from "../record/schemas.ts";
+import { type RunJson, writeAtomic } from "../record/mod.ts";
 import { type Agreement, answerAgreement } from "./agreement.ts";
 import { loadCases } from "./cases.ts";
 import {
@@ -34,16 +32,16 @@ import type { EndpointSpec, Workflow } from "./schemas.ts";
 export interface CompareEnginesOptions extends
   Pick<
     RunOptions,
-    "model" | "parallel" | "limit" | "workflowFile" | "env" | "datasetDir" | "backoffMs"
+    "model" | "parallel" | "limit" | "workflowFile" | "env" | "datasetDir" | "backoffMs" | "dbPath"
   > {
   /** Sends every endpoint to this server instead (`--base-url`), each on its engine's route. @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Directory holding one run directory per endpoint and `comparison.json`. @default `<output.dir>/<id>` */
-  outDir?: string;
+  outDir?: string | undefined;
   /** Stops the comparison (no further endpoint starts; the current run ends `interrupted`). @default undefined */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives each run's progress events with its endpoint name. @default undefined */
-  onEvent?: (endpoint: string, event: RunEvent) => void;
+  onEvent?: (endpoint: string, event: RunEvent) => void | undefined;
 }
 
 /** One engine's result in a comparison. */
@@ -201,9 +199,9 @@ export async function compareEngines(
     const name = names[i] as string;
     const spec: EndpointSpec = { ...(endpoints[i] as EndpointSpec), name };
     const endpoint = await prepareEndpoint(spec, {
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      ...(options.env !== undefined ? { env: options.env } : {}),
+      baseUrl: options.baseUrl,
+      model: options.model,
+      env: options.env,
       questionSet: dataset,
     });
     let result: RunResult;
@@ -211,9 +209,9 @@ export async function compareEngines(
       result = await runPrepared(workflow, { dataset, cases, endpoint }, {
         outDir: join(dir, name),
         workflowFile: options.workflowFile ?? null,
-        ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
-        ...(options.signal !== undefined ? { signal: options.signal } : {}),
-        ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+        parallel: options.parallel,
+        signal: options.signal,
+        backoffMs: options.backoffMs,
         onEvent: (event) => options.onEvent?.(name, event),
       });
     } finally {

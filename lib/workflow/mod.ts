@@ -23,3 +23,20 @@ export * from "./thresholds.ts";
 export * from "./run.ts";
 export * from "./agreement.ts";
 export * from "./compare_engines.ts";
+export * from "./engines_report.ts";
+export {
+  AUDIT_SETS,
+  type AuditCheck,
+  type AuditSet,
+  type AuditsSpec,
+  type AuditsSpecInput,
+  CHECK_ID_PATTERN,
+  checkName,
+  EVIDENCE_SCOPES,
+  type EvidenceScope,
+  type JudgeReference,
+  type JudgeReferenceInput,
+  type JudgeSpec,
+  type JudgeSpecInput,
+  UNCLEAR,
+} from "./audits_spec.ts";

@@ -5,25 +5,35 @@
  * @module
  */
 import { join } from "node:path";
-import type { Dataset } from "../dataset/mod.ts";
-import type { Case } from "../dataset/schemas.ts";
-import { askCase, tryBuild } from "../client/ask.ts";
-import type { Engine } from "../client/engine.ts";
-import { createEngine } from "../client/engines.ts";
-import { pool } from "../client/pool.ts";
-import { endpointIdentity } from "../client/url.ts";
-import { decisionRecords } from "../record/decisions.ts";
-import { fingerprint, sha256Hex } from "../record/fingerprint.ts";
-import type { LoadedRun } from "../record/load.ts";
-import { RunRecorder } from "../record/recorder.ts";
-import { answeredCases, ResumeMismatchError, specDifferences } from "../record/resume.ts";
-import type {
-  DecisionRecord,
-  RunJson,
-  RunSession,
-  RunSpec,
-  ThresholdResult,
-} from "../record/schemas.ts";
+import type { Case, Dataset } from "../dataset/mod.ts";
+import {
+  askCase,
+  createEngine,
+  endpointIdentity,
+  type Engine,
+  pool,
+  tryBuild,
+} from "../client/mod.ts";
+import {
+  answeredCases,
+  type DecisionRecord,
+  decisionRecords,
+  DEFAULT_INDEX_PATH,
+  fingerprint,
+  indexRun,
+  type LoadedRun,
+  openIndex,
+  ResumeMismatchError,
+  RUN_JSON_VERSION,
+  type RunJson,
+  RunRecorder,
+  type RunSession,
+  type RunSpec,
+  sha256Hex,
+  specDifferences,
+  type ThresholdResult,
+} from "../record/mod.ts";
+import { buildReport, type RunReport, writeReports } from "../report/mod.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
@@ -70,45 +80,52 @@ export type RunEvent =
 /** Options for `runBenchmark`. */
 export interface RunOptions {
   /** Overrides the endpoint's base URL (`--base-url`). @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the model (`--model`). @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Overrides `parallel` (`--parallel`). @default undefined */
-  parallel?: number;
+  parallel?: number | undefined;
   /** Overrides the case limit (`--limit`). @default undefined */
-  limit?: number;
+  limit?: number | undefined;
   /** Run directory (`--out`); default `<output.dir>/<run-id>`. @default undefined */
-  outDir?: string;
+  outDir?: string | undefined;
   /** Path of the workflow file, recorded in the run. @default null */
-  workflowFile?: string | null;
+  workflowFile?: string | null | undefined;
   /**
    * Stops sending new requests when aborted (Ctrl+C); requests in flight get `graceMs` to finish,
    * then are abandoned (their cases stay unasked) and the run ends `interrupted`.
    * @default undefined
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** How long requests in flight may finish after `signal` aborts, in ms. @default 2000 */
-  graceMs?: number;
+  graceMs?: number | undefined;
   /**
    * Finish this earlier run (`--resume`): same id and directory, its answered cases kept and not
    * asked again. Refused with a `ResumeMismatchError` when the configuration differs.
    * @default undefined
    */
-  resume?: LoadedRun;
+  resume?: LoadedRun | undefined;
   /**
    * Consecutive cases failing with network errors (after their retries) that stop the run as
    * "endpoint unreachable": a dead server ends the run `incomplete` instead of failing every case.
    * @default 5
    */
-  unreachableAfter?: number;
+  unreachableAfter?: number | undefined;
   /** Receives progress events. @default undefined */
-  onEvent?: (event: RunEvent) => void;
+  onEvent?: (event: RunEvent) => void | undefined;
   /** Reads environment variables (for the API key). @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
   /** Dataset directory (tests). @default the vendored one */
-  datasetDir?: string;
+  datasetDir?: string | undefined;
   /** Backoff base for retries in ms. @default 250 */
-  backoffMs?: number;
+  backoffMs?: number | undefined;
+  /**
+   * The SQLite index the finished run is added to; null leaves the index alone (`--no-db`).
+   * @default "runs/decibench.db"
+   */
+  dbPath?: string | null | undefined;
+  /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
+  reports?: boolean | undefined;
 }
 
 /** The result of a run. */
@@ -131,6 +148,15 @@ export interface RunResult {
   fatal: string | null;
   /** The dataset the run used. */
   dataset: Dataset;
+  /** The report model (summary and breakdowns, computed once) the reports were written from. */
+  report: RunReport;
+  /** The index the run was added to, or null when it was not indexed. */
+  indexed: string | null;
+  /**
+   * Why the run could not be added to the index, or null. The run directory is complete either
+   * way; the exit status does not depend on it.
+   */
+  indexError: string | null;
 }
 
 /** An endpoint ready to be asked. */
@@ -146,7 +172,7 @@ export interface PreparedEndpoint {
   /** Bearer key, when configured. Never recorded. */
   apiKey: string | undefined;
   /** True when `prepareEndpoint` started the embedded reference server for it. @default false */
-  embedded?: boolean;
+  embedded?: boolean | undefined;
   /** Stops the embedded server, when one was started. */
   close(): Promise<void>;
 }
@@ -154,17 +180,17 @@ export interface PreparedEndpoint {
 /** Options for `prepareEndpoint`. */
 export interface PrepareEndpointOptions {
   /** Overrides the base URL. @default undefined */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Overrides the model. @default undefined */
-  model?: string;
+  model?: string | undefined;
   /** Reads environment variables. @default Deno.env.get */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
   /**
    * The question set the run asks. With a user question set, the embedded `oracle` answers its
    * gold, and any other embedded predictor is checked to answer its questions before the run.
    * @default undefined (Typed Decisions)
    */
-  questionSet?: Dataset;
+  questionSet?: Dataset | undefined;
 }
 
 /**
@@ -220,10 +246,10 @@ export async function prepareEndpoint(
     }
     const server = await startReferenceServer({
       predictor,
-      ...(spec.reference.faults !== undefined ? { faults: spec.reference.faults } : {}),
-      ...(spec.reference.seed !== undefined ? { seed: spec.reference.seed } : {}),
-      ...(spec.reference.latencyMs !== undefined ? { latencyMs: spec.reference.latencyMs } : {}),
-      ...(apiKey !== undefined ? { apiKey } : {}),
+      faults: spec.reference.faults,
+      seed: spec.reference.seed,
+      latencyMs: spec.reference.latencyMs,
+      apiKey,
     });
     baseUrl = server.url;
     close = () => server.close();
@@ -247,9 +273,9 @@ function runId(name: string, now: Date): string {
 /** Options for `describeRun`. */
 export interface DescribeRunOptions {
   /** Workflow file path. @default null */
-  workflowFile?: string | null;
+  workflowFile?: string | null | undefined;
   /** Requests in flight. @default the workflow's */
-  parallel?: number;
+  parallel?: number | undefined;
 }
 
 /**
@@ -327,16 +353,7 @@ export function preparedIdentity(endpoint: PreparedEndpoint): string {
   if (endpoint.embedded && endpoint.spec.reference) {
     return embeddedIdentity(endpoint.spec.reference);
   }
-  // Engines record their endpoint URL in params (pcd and clef refuse a request without questions).
-  const url = typeof endpoint.engine.params.url === "string"
-    ? endpoint.engine.params.url
-    : endpoint.engine.build({
-      state: null,
-      questions: {},
-      model: endpoint.model,
-      stateEncoding: endpoint.spec.stateEncoding,
-    }).url;
-  return endpointIdentity(url);
+  return endpointIdentity(endpoint.engine.url);
 }
 
 /**
@@ -383,9 +400,9 @@ export async function runBenchmark(
   });
   checkThresholdTargets(workflow.thresholds, cases, options.workflowFile ?? workflow.name);
   const endpoint = await prepareEndpoint(spec, {
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
+    baseUrl: options.baseUrl,
+    model: options.model,
+    env: options.env,
     questionSet: dataset,
   });
   try {
@@ -461,7 +478,7 @@ export async function runPrepared(
   }
   await recorder.open();
   const run: RunJson = {
-    version: 1,
+    version: RUN_JSON_VERSION,
     tool: TOOL_NAME,
     tool_version: TOOL_VERSION,
     id,
@@ -529,10 +546,10 @@ export async function runPrepared(
         outcome = "error" in request
           ? request
           : await askCase(endpoint.engine, request, item.questions, {
-            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+            apiKey: endpoint.apiKey,
             timeoutMs: endpoint.spec.timeoutMs,
             retries: endpoint.spec.retries,
-            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+            backoffMs: options.backoffMs,
             signal: abandon.signal,
           });
       } catch (error) {
@@ -603,7 +620,7 @@ export async function runPrepared(
     ...run,
     status,
     finished_at: finished.toISOString(),
-    summary: summary as unknown as Record<string, unknown>,
+    summary,
     thresholds,
     model_reported: modelReported,
     fatal,
@@ -618,8 +635,41 @@ export async function runPrepared(
     }],
   };
   await recorder.writeRun(final);
+  const report = buildReport(final, records, dataset.info);
+  if (options.reports !== false) {
+    await writeReports({ dir, run: final, records, dataset, report });
+  }
+  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
+  let indexError: string | null = null;
+  if (dbPath !== null) {
+    // The index is secondary to the run directory: a failure to write it is reported, and the
+    // run's status and exit status do not change.
+    try {
+      const index = openIndex(dbPath);
+      try {
+        indexRun(index, final, records, { dir });
+      } finally {
+        index.close();
+      }
+    } catch (error) {
+      indexError = (error as Error).message;
+    }
+  }
   emit({ event: "summary", run_id: id, status, dir, summary, thresholds });
-  return { id, dir, status, records, summary, thresholds, run: final, fatal, dataset };
+  return {
+    id,
+    dir,
+    status,
+    records,
+    summary,
+    thresholds,
+    run: final,
+    fatal,
+    dataset,
+    report,
+    indexed: dbPath !== null && indexError === null ? dbPath : null,
+    indexError,
+  };
 }
 
 /**

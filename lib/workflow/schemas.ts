@@ -8,14 +8,11 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "../audit/schemas.ts";
-import {
-  type DatasetSpec,
-  DatasetSpecSchema,
-  type QuestionDefinition,
-  QuestionDefinitionSchema,
-} from "../dataset/mod.ts";
-import { METRIC_NAMES, metricByName } from "../metrics/registry.ts";
+import { ENGINE_NAMES, type EngineName } from "../client/mod.ts";
+import type { DatasetSpec, QuestionDefinition } from "../dataset/mod.ts";
+import { METRIC_NAMES } from "../metrics/mod.ts";
+import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "./audits_spec.ts";
+import { DatasetSpecSchema, QuestionDefinitionSchema } from "./question_set_spec.ts";
 
 /** The embedded reference server, started in-process. */
 export const ReferenceSpecSchema = z.object({
@@ -70,7 +67,7 @@ export const EndpointSpecSchema = z.object({
   /** Name used in side-by-side output. */
   name: z.string().min(1).optional(),
   /** Wire format. */
-  engine: z.enum(["systemone", "ollama", "clef", "pcd"]).default("systemone"),
+  engine: z.enum(ENGINE_NAMES).default("systemone"),
   /** Base URL of the server (ignored when `reference` is set, unless `--base-url` is given). */
   baseUrl: z.string().min(1).optional(),
   /** Start the built-in reference server instead of calling a URL. */
@@ -94,7 +91,8 @@ export const EndpointSpecSchema = z.object({
   message: "give baseUrl or reference",
 });
 /** The wire format an endpoint speaks. */
-export type EngineName = "systemone" | "ollama" | "clef" | "pcd";
+/** The name of a wire format (`ENGINE_NAMES` of the client module). */
+export type { EngineName };
 
 /** An endpoint spec as written in a workflow file: give `baseUrl` or `reference`. */
 export interface EndpointSpecInput {
@@ -188,9 +186,7 @@ export type ThresholdBound = typeof THRESHOLD_BOUNDS[number];
 
 /** A threshold the run must meet. */
 export const ThresholdSpecSchema = z.object({
-  metric: z.string().refine((name) => metricByName(name) !== undefined, {
-    message: `must be a registered metric (${METRIC_NAMES.join(", ")})`,
-  }),
+  metric: z.enum(METRIC_NAMES as [string, ...string[]]),
   question: z.string().min(1).optional(),
   lane: z.string().min(1).optional(),
   op: z.enum([">=", ">", "<=", "<"]),
@@ -203,7 +199,7 @@ export const ThresholdSpecSchema = z.object({
  * `{ metric: "accuracy", question: "urgent", op: ">=", limit: 0.9, bound: "lower" }`.
  */
 export interface ThresholdSpec {
-  /** The metric compared: a name in the metric registry (`accuracy`, `kl`, `brier`, `ece`, `nll`, …). */
+  /** The metric compared: a name of the metric registry (`accuracy`, `kl`, `brier`, `ece`, `nll`, …). */
   metric: string;
   /**
    * Only the decisions of this question.

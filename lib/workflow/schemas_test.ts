@@ -91,9 +91,12 @@ Deno.test("`validateWorkflow()` refuses a question-set workflow that cannot work
     });
     assert.match(
       message,
-      /field "thresholds.0.metric": must be a registered metric \(accuracy, kl, brier, ece, nll/,
+      /field "thresholds.0.metric": Invalid option: expected one of "accuracy"\|"kl"\|"brier"\|"ece"\|"nll"/,
     );
-    assert.match(message, /field "thresholds.0.bound"/);
+    assert.match(
+      message,
+      /field "thresholds.0.bound": Invalid option: expected one of "estimate"\|"lower"\|"upper"/,
+    );
   });
   await t.step("Typed Decisions selections with a dataset", () => {
     assert.match(

@@ -5,15 +5,20 @@
  *
  * @module
  */
-import type { Case } from "../dataset/schemas.ts";
-import { bootstrapIntervals } from "../metrics/bootstrap.ts";
-import { computeMetric, metricByName, type MetricInput } from "../metrics/registry.ts";
-import type { ThresholdResult } from "../record/schemas.ts";
+import type { Case } from "../dataset/mod.ts";
+import {
+  type BootstrapInput,
+  bootstrapIntervals,
+  computeMetric,
+  metricByName,
+  type MetricDefinition,
+} from "../metrics/mod.ts";
+import type { ThresholdResult } from "../record/mod.ts";
 import { WorkflowError } from "./load.ts";
 import type { ThresholdSpec } from "./schemas.ts";
 
 /** The fields thresholds read from a decision (a `DecisionRecord` has them all). */
-export interface ThresholdInput extends MetricInput {
+export interface ThresholdInput extends BootstrapInput {
   /** Question name. */
   question: string;
   /** Lane (Typed Decisions' workflow, or the user dataset's lane value). */
@@ -58,19 +63,21 @@ function compare(value: number, op: ThresholdSpec["op"], limit: number): boolean
   return value < limit;
 }
 
-/** The bootstrap interval of a metric over decisions, or null when it has none. */
+/**
+ * The bootstrap interval of a metric over decisions (resampling cases; decisions without gold are
+ * covered by no metric), or null when it has none.
+ */
 function intervalOf(
-  metric: string,
+  metric: MetricDefinition,
   decisions: readonly ThresholdInput[],
   options: EvaluateThresholdsOptions,
 ): [number, number] | null {
-  // Decisions without gold are covered by no metric.
-  const scored = decisions.filter((d) => d.gold !== null);
-  const intervals = bootstrapIntervals(scored, {
+  const intervals = bootstrapIntervals(decisions, {
     seed: options.seed ?? 0,
+    metrics: [metric],
     ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
-  }) as unknown as Record<string, [number, number] | null | undefined>;
-  return intervals[metric] ?? null;
+  });
+  return intervals[metric.name] ?? null;
 }
 
 /**
@@ -108,7 +115,7 @@ export function evaluateThresholds(
     const estimate = computeMetric(metric, covered);
     let value = estimate;
     if (t.bound === "lower" || t.bound === "upper") {
-      const interval = intervalOf(t.metric, covered, options);
+      const interval = intervalOf(metric, covered, options);
       value = interval === null ? null : t.bound === "lower" ? interval[0] : interval[1];
     }
     const bounded = t.bound === "lower" || t.bound === "upper";

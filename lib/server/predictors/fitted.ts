@@ -4,9 +4,8 @@
  *
  * @module
  */
-import type { Question } from "../../dataset/schemas.ts";
-import type { LoadedModel } from "../../model/model_file.ts";
-import { compileModel } from "../../model/predict.ts";
+import type { Question } from "../../dataset/mod.ts";
+import { compileModel, type LoadedModel } from "../../model/mod.ts";
 import { type Distributions, type Predictor, typedDecisionsOnly } from "../predictor.ts";
 
 function parseStateText(state: unknown): unknown {

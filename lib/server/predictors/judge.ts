@@ -24,8 +24,7 @@
  *
  * @module
  */
-import { optionsOf } from "../../dataset/questions.ts";
-import type { Question } from "../../dataset/schemas.ts";
+import { optionsOf, type Question } from "../../dataset/mod.ts";
 import type { Distributions, Predictor } from "../predictor.ts";
 
 const NEGATIONS: ReadonlySet<string> = new Set([

@@ -11,7 +11,7 @@ import { loadDataset } from "../../dataset/mod.ts";
 import { judgePredictor } from "./judge.ts";
 import { oraclePredictor } from "./oracle.ts";
 import { uniformPredictor } from "./uniform.ts";
-import { loadModel } from "../../model/model_file.ts";
+import { loadModel } from "../../model/mod.ts";
 import { fittedPredictor } from "./fitted.ts";
 import { priorPredictor } from "./prior.ts";
 

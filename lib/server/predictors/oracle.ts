@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { optionsOf } from "../../dataset/questions.ts";
-import type { Case, Question } from "../../dataset/schemas.ts";
+import { type Case, optionsOf, type Question } from "../../dataset/mod.ts";
 import type { Distributions, Predictor } from "../predictor.ts";
 
 /**

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Case, Question } from "../../dataset/schemas.ts";
-import { fitPrior } from "../../model/prior.ts";
+import type { Case, Question } from "../../dataset/mod.ts";
+import { fitPrior } from "../../model/mod.ts";
 import { type Distributions, type Predictor, typedDecisionsOnly } from "../predictor.ts";
 
 /**

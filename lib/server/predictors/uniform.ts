@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { optionsOf } from "../../dataset/questions.ts";
-import type { Question } from "../../dataset/schemas.ts";
+import { optionsOf, type Question } from "../../dataset/mod.ts";
 import type { Distributions, Predictor } from "../predictor.ts";
 
 /**

@@ -6,14 +6,14 @@
  *
  * @module
  */
-import type { EngineComparison } from "../workflow/compare_engines.ts";
-import { formatPValue } from "./compare_report.ts";
-import { interval, num, pct, table } from "./format.ts";
+import type { EngineComparison } from "./compare_engines.ts";
+import { formatPValue, interval, metricInterval, metricText, pct, table } from "../report/mod.ts";
+import { COLUMN_METRICS } from "../metrics/mod.ts";
 
 /** Options of {@linkcode engineComparisonText}. */
 export interface EngineComparisonTextOptions {
   /** Markdown (`comparison.md`) instead of terminal text. @default false */
-  markdown?: boolean;
+  markdown?: boolean | undefined;
 }
 
 function points(v: number | null): string {
@@ -59,13 +59,7 @@ export function engineComparisonText(
       "wire",
       "calibrated",
       "status",
-      "accuracy",
-      "95% CI",
-      "KL",
-      "95% CI",
-      "Brier",
-      "95% CI",
-      "ECE",
+      ...COLUMN_METRICS.flatMap((m) => [m.short ?? m.label, "95% CI"]),
       "errors",
     ],
     c.engines.map((e) => [
@@ -73,16 +67,14 @@ export function engineComparisonText(
       e.engine,
       e.calibrated ? "yes" : "no",
       e.status,
-      pct(e.summary.accuracy),
-      interval(e.summary.intervals.accuracy, true),
-      num(e.summary.kl),
-      interval(e.summary.intervals.kl),
-      num(e.summary.brier),
-      interval(e.summary.intervals.brier),
-      num(e.summary.ece) + (e.calibrated ? "" : "*"),
+      ...COLUMN_METRICS.flatMap((m) => [
+        // ECE compares calibration: starred for an uncalibrated engine.
+        metricText(m, e.summary.metrics[m.name]) + (m.name === "ece" && !e.calibrated ? "*" : ""),
+        metricInterval(m, e.summary.intervals[m.name]),
+      ]),
       String(e.summary.errors),
     ]),
-    { ...t, right: [4, 5, 6, 7, 8, 9, 10, 11] },
+    { ...t, right: Array.from({ length: 2 * COLUMN_METRICS.length + 1 }, (_, i) => i + 4) },
   ));
   const first = c.engines[0];
   const others = c.engines.slice(1).filter((e) => e.versusFirst);

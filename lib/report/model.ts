@@ -1,0 +1,72 @@
+/**
+ * The report model: everything the terminal, Markdown and HTML reports show, computed once per
+ * run — the summary and the breakdowns by question type, workflow and question with their
+ * bootstrap intervals — and handed to every renderer.
+ *
+ * @module
+ */
+import type { DatasetInfo } from "../dataset/mod.ts";
+import { breakdown, type BreakdownRow, summarize, type Summary } from "../metrics/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/mod.ts";
+
+/** A run with everything its reports show. */
+export interface RunReport {
+  /** The run record. */
+  run: RunJson;
+  /** Its summary (the run record's, or computed from the decisions when it has none). */
+  summary: Summary;
+  /** Its decisions, in dataset order. */
+  records: readonly DecisionRecord[];
+  /** Dataset info for the attribution. */
+  info: DatasetInfo;
+  /** Breakdown by question type. */
+  byType: BreakdownRow[];
+  /** Breakdown by workflow. */
+  byWorkflow: BreakdownRow[];
+  /** Breakdown by question (`workflow/question`). */
+  byQuestion: BreakdownRow[];
+}
+
+/** Options for {@linkcode buildReport}. */
+export interface BuildReportOptions {
+  /**
+   * Bootstrap seed of the breakdowns.
+   *
+   * @default {run.spec.seed}
+   */
+  seed?: number | undefined;
+}
+
+/**
+ * Computes a run's report model: its summary and the three breakdowns, once.
+ *
+ * @param run The run record.
+ * @param records Its decisions.
+ * @param info Dataset info.
+ * @param options Seed.
+ * @returns The report model every renderer takes.
+ * @example
+ * ```ts ignore
+ * import { buildReport, markdownReport, terminalReport } from "./mod.ts";
+ * const report = buildReport(run, records, dataset.info);
+ * console.log(terminalReport(report));
+ * await Deno.writeTextFile("report.md", markdownReport(report));
+ * ```
+ */
+export function buildReport(
+  run: RunJson,
+  records: readonly DecisionRecord[],
+  info: DatasetInfo,
+  options: BuildReportOptions = {},
+): RunReport {
+  const seed = options.seed ?? run.spec.seed;
+  return {
+    run,
+    summary: run.summary ?? summarize(records, { seed }),
+    records,
+    info,
+    byType: breakdown(records, "type", { seed }),
+    byWorkflow: breakdown(records, "workflow", { seed }),
+    byQuestion: breakdown(records, "question", { seed }),
+  };
+}
