@@ -10,7 +10,7 @@ import {
 } from "../lib/dataset/mod.ts";
 import { TICKET_QUESTIONS, ticketSpec, writeTickets } from "../lib/dataset/_fixtures.ts";
 import { loadRun, readDecisions, ResumeMismatchError } from "../lib/record/mod.ts";
-import { compareRuns, markdownReport } from "../lib/report/mod.ts";
+import { compareRuns, htmlReport, markdownReport } from "../lib/report/mod.ts";
 import {
   loadWorkflow,
   runBenchmark,
@@ -151,6 +151,8 @@ Deno.test("unlabelled rows are asked and recorded with null gold, and left out o
   assert.match(report, /KL\(gold ‖ pred\) is then −ln p\(label\)/);
   assert.match(report, /unlabelled: urgent 1, team 1/);
   assert.match(report, /team \(choice\) · pred billing gold none/);
+  assert.doesNotMatch(report, /Reference points from the dataset card|~4B teacher/);
+  assert.doesNotMatch(htmlReport(result.report), /teacher self-agreement/);
 });
 
 Deno.test("a per-question lower-bound threshold fails where the point estimate passes (fitted on the invoices)", async () => {

@@ -129,11 +129,16 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         "valid.</p>",
     );
   }
+  // The card's reference points and teacher gold describe Typed Decisions' card protocol only.
+  const cardProtocol = run.spec.question_set === undefined;
   out.push(
-    '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Reference ' +
-      "points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5% (dashed " +
-      "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
-      "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>",
+    cardProtocol
+      ? '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Reference ' +
+        "points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5% (dashed " +
+        "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
+        "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>"
+      : '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Errors count ' +
+        "as misses; KL, Brier and ECE cover answered decisions.</p>",
   );
   out.push("<h2>Metrics</h2>", htmlData(headlineData(summary)));
   const thresholds = thresholdData(run);
@@ -142,13 +147,17 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
   out.push(
     "<h2>Accuracy</h2>",
     '<div class="grid">',
-    `<figure>${accuracyChart(byWorkflow)}<figcaption>Accuracy by workflow with 95% intervals` +
+    `<figure>${
+      accuracyChart(byWorkflow, { referencePoints: cardProtocol })
+    }<figcaption>Accuracy by workflow with 95% intervals` +
       "</figcaption></figure>",
-    `<figure>${accuracyChart(byType)}<figcaption>Accuracy by question type with 95% intervals` +
+    `<figure>${
+      accuracyChart(byType, { referencePoints: cardProtocol })
+    }<figcaption>Accuracy by question type with 95% intervals` +
       "</figcaption></figure>",
     "</div>",
     `<figure>${
-      accuracyChart(byQuestion, { width: 1000 })
+      accuracyChart(byQuestion, { width: 1000, referencePoints: cardProtocol })
     }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
     "<h3>By question type</h3>",
     htmlData(breakdownData(byType)),

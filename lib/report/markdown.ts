@@ -91,11 +91,18 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
   out.push(table(headline.header, headline.rows, { markdown: true }), "");
   const note = protocolNote(run.spec);
   if (note !== null) out.push(`**Question set.** ${note}`, "");
+  // The card's reference points fit its protocol only; teacher gold, Typed Decisions only.
   out.push(
-    "Reference points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5%. " +
-      "Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement with " +
-      "that teacher, not correctness. Errors count as misses; KL, Brier and ECE cover answered " +
-      "decisions only.",
+    [
+      run.spec.question_set === undefined
+        ? "Reference points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5%."
+        : "",
+      run.spec.question_set?.kind !== "file"
+        ? "Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement with " +
+          "that teacher, not correctness."
+        : "",
+      "Errors count as misses; KL, Brier and ECE cover answered decisions only.",
+    ].filter(Boolean).join(" "),
     "",
   );
   if (!run.spec.calibrated) {
