@@ -5,6 +5,7 @@
  * @module
  */
 import { runMain } from "../lib/cli/main.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { intFlag, numberFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import { runMonitor } from "../lib/live/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
@@ -47,4 +48,6 @@ async function main(args: string[]): Promise<number> {
   return result.code;
 }
 
-if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [WorkflowError] });
+if (import.meta.main) {
+  await runMain(main, { usage: USAGE, usageErrors: [WorkflowError, QuestionSetError] });
+}

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadDataset } from "../lib/dataset/mod.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
-import { readRunJson, runScript, startServe } from "./bench_cli_helpers.ts";
+import { readRunJson, ROOT, runScript, startServe } from "./bench_cli_helpers.ts";
 
 const WORKFLOW = "examples/invoices/workflow.ts";
 /** Each question's first option: what `uniform` predicts (a tie goes to the first listed). */
@@ -297,4 +297,26 @@ Deno.test("gate exits 1 and records undecided cases under faults: never a pass, 
     40 - undecided.length,
     "undecided cases are left out of the rates",
   );
+});
+
+Deno.test("examples/invoices/invoices.csv is exactly the export of the vendored train split", async () => {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "examples/invoices/export.ts", "--check"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
+});
+
+Deno.test("gate refuses a question that is not yes/no, or is missing, with exit 2", async () => {
+  const choice = await runScript("gate.ts", [WORKFLOW, "--question", "disposition"]);
+  assert.equal(choice.code, 2);
+  assert.match(
+    choice.stderr,
+    /question "disposition" is a choice question; the gate asks a yes\/no \(noul\) question \(duplicate, matches_order\)/,
+  );
+  const none = await runScript("gate.ts", [WORKFLOW]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /--question NAME is required/);
 });

@@ -264,7 +264,7 @@ export type QuestionDefinition =
 /** The file formats a user question set can be read from, by file extension. */
 export const QUESTION_SET_FORMATS = ["jsonl", "csv", "parquet"] as const;
 /** A user question set's file format. */
-export type QuestionSetFormat = typeof QUESTION_SET_FORMATS[number];
+export type QuestionSetFormat = "jsonl" | "csv" | "parquet";
 
 /** A user question set's file, as a workflow's `dataset` field declares it. */
 export interface DatasetSpec {
@@ -326,6 +326,7 @@ export type QuestionSetRecord = TypedQuestionsRecord | FileQuestionSetRecord;
 
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
+  Assert<Equals<typeof QUESTION_SET_FORMATS[number], QuestionSetFormat>>,
   Assert<Equals<z.infer<typeof QuestionTypeSchema>, QuestionType>>,
   Assert<Equals<z.infer<typeof ChoiceQuestionSchema>, ChoiceQuestion>>,
   Assert<Equals<z.infer<typeof ScoreQuestionSchema>, ScoreQuestion>>,

@@ -182,7 +182,7 @@ export interface EndpointSpec {
 /** Which value of a metric a threshold compares: the point estimate or a bound of its interval. */
 export const THRESHOLD_BOUNDS = ["estimate", "lower", "upper"] as const;
 /** `estimate` (the point value), or the `lower` / `upper` bound of its 95% bootstrap interval. */
-export type ThresholdBound = typeof THRESHOLD_BOUNDS[number];
+export type ThresholdBound = "estimate" | "lower" | "upper";
 
 /** A threshold the run must meet. */
 export const ThresholdSpecSchema = z.object({
@@ -434,6 +434,7 @@ export interface Workflow {
 
 /** Each schema's parsed (output) and written (input) types equal the public interfaces. */
 type _SchemasMatch = [
+  Assert<Equals<typeof THRESHOLD_BOUNDS[number], ThresholdBound>>,
   Assert<Equals<z.input<typeof ReferenceSpecSchema>, ReferenceSpecInput>>,
   Assert<Equals<z.output<typeof ReferenceSpecSchema>, ReferenceSpec>>,
   Assert<Equals<z.input<typeof EndpointSpecSchema>, EndpointSpecInput>>,
