@@ -22,8 +22,12 @@ export const NO_RATING = "none (not the Typed Decisions card protocol)";
  * @example
  * ```ts
  * import { runRating } from "./protocol.ts";
- * const subset = { question_set: { kind: "typed-decisions", card_protocol: false, questions: ["urgency"] } } as const;
- * runRating(subset, { answered: 400, metrics: { accuracy: 0.8 } }); // "none (not the Typed Decisions card protocol)"
+ * const question_set = {
+ *   kind: "typed-decisions" as const,
+ *   card_protocol: false as const,
+ *   questions: ["urgency"],
+ * };
+ * runRating({ question_set }, { answered: 400, metrics: { accuracy: 0.8 } }); // "none (not the Typed Decisions card protocol)"
  * ```
  */
 export function runRating(
