@@ -187,6 +187,7 @@ export {
   ERROR_KINDS,
   type ErrorKind,
   type NormalizedAnswer,
+  type NotAReply,
 } from "./lib/client/mod.ts";
 export {
   type Distributions,

@@ -7,40 +7,82 @@
  */
 import { runMain } from "../lib/cli/main.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
-import { parse, stringFlag, UsageError } from "../lib/cli/args.ts";
-import { type AuditEvent, type AuditSet, OUTCOME_ORDER, runAudit } from "../lib/audit/mod.ts";
+import {
+  type CommandSpec,
+  helpText,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import {
+  type AuditEvent,
+  type AuditSet,
+  judgeFailed,
+  OUTCOME_ORDER,
+  runAudit,
+} from "../lib/audit/mod.ts";
+import { RunDirError } from "../lib/record/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
 
-const USAGE =
-  "usage: deno task audit WORKFLOW [--base-url URL] [--model M] [--out DIR] [--set recommended|all] [--resume DIR] [--transcripts FILE] [--json]";
+const COMMAND: CommandSpec = {
+  name: "audit",
+  args: "WORKFLOW",
+  summary:
+    `Ask a judge (a decision model) one versioned question per check and transcript item, one request
+at a time, and compare its answer with the deterministic verdicts in the transcript file. A
+disagreement is a review candidate, not a corrected verdict.`,
+  options: {
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "the judge's server instead of the workflow's",
+    },
+    model: { type: "string", value: "M", help: "the judge model" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "audit directory (default runs/audit-<id>/); refused when it holds an audit",
+    },
+    set: { type: "string", value: "SET", help: "recommended (default) or all" },
+    resume: {
+      type: "string",
+      value: "DIR",
+      help: "finish a saved audit, reusing matching verdicts",
+    },
+    transcripts: {
+      type: "string",
+      value: "FILE",
+      help: "transcript JSONL instead of the workflow's (relative to the working directory)",
+    },
+    json: { type: "boolean", help: "one JSON event per line on stdout" },
+  },
+  more: `Exit status: 0 completed; 2 a usage, workflow, transcript or audit-directory error;
+130 interrupted (Ctrl+C stops after the request in flight; --resume finishes it).`,
+};
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    "base-url": { type: "string" },
-    model: { type: "string" },
-    out: { type: "string" },
-    set: { type: "string" },
-    resume: { type: "string" },
-    transcripts: { type: "string" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) {
-    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+    throw new UsageError(`Cannot audit: expected one workflow file, got ${positionals.length}`);
   }
   const file = positionals[0] as string;
   const set = stringFlag(values.set);
   if (set !== undefined && set !== "recommended" && set !== "all") {
-    throw new UsageError(`--set must be "recommended" or "all", got "${set}"`);
+    throw new UsageError(`Cannot use --set "${set}": give recommended or all`);
   }
-  const out = stringFlag(values.out);
-  const resume = stringFlag(values.resume);
+  const out = pathFlag(values.out, "out");
+  const resume = pathFlag(values.resume, "resume");
   if (out !== undefined && resume !== undefined && out !== resume) {
-    throw new UsageError("--resume writes back to the audit it resumes; drop --out");
+    throw new UsageError(
+      "Cannot use --out with --resume: the audit is written back where it was; drop --out",
+    );
   }
   const json = values.json === true;
   const workflow = await loadWorkflow(file);
@@ -93,7 +135,29 @@ async function main(args: string[]): Promise<number> {
     );
     console.log(`report      ${result.dir}/audit.md`);
   }
-  return result.meta.status === "interrupted" ? 130 : 0;
+  const { meta } = result;
+  if (meta.stopped) console.error(`decibench: ${meta.stopped}`);
+  else if (meta.status === "incomplete") {
+    // Some judge calls failed: say how many, of which kinds, one example, and how to finish.
+    const failed = result.records.filter(judgeFailed);
+    const kinds = new Map<string, number>();
+    for (const r of failed) kinds.set(r.error_kind ?? "", (kinds.get(r.error_kind ?? "") ?? 0) + 1);
+    console.error(
+      `decibench: audit incomplete: ${failed.length} of ${result.records.length} audits unavailable from the judge (${
+        [...kinds].map(([k, n]) => `${k} ${n}`).join(", ")
+      })${
+        result.firstError ? `, e.g. ${result.firstError}` : ""
+      }; check the judge, then finish it with --resume "${result.dir}"`,
+    );
+  }
+  return meta.status === "interrupted" ? 130 : meta.status === "completed" ? 0 : 1;
 }
 
-if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [WorkflowError] });
+if (import.meta.main) {
+  // runAudit reports bad input (no audits field, a refused judge URL, a bad transcript line, a
+  // resume that does not match) as TypeError or SyntaxError: the user's to fix, exit 2.
+  await runMain(main, {
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, RunDirError, TypeError, SyntaxError],
+  });
+}

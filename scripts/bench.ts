@@ -1,14 +1,25 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR]
  * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]`: benchmark a decision model on Typed
- * Decisions.
+ * Decisions (`--help` lists every option).
  *
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
- * `interrupted` and exits 130; `--resume DIR` with the same command finishes it.
+ * `interrupted` and exits 130; `deno task bench --resume DIR` finishes it.
  *
  * @module
  */
-import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { resolve } from "node:path";
 import { runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
@@ -17,7 +28,10 @@ import {
   DEFAULT_INDEX_PATH,
   type LoadedRun,
   loadRun,
+  openIndex,
+  resumeCommand,
   ResumeMismatchError,
+  RunDirError,
 } from "../lib/record/mod.ts";
 import { terminalReport } from "../lib/report/mod.ts";
 import { benchEngines, narrowForResume } from "./_bench_engines.ts";
@@ -29,36 +43,102 @@ import {
   WorkflowError,
 } from "../lib/workflow/mod.ts";
 
-const USAGE =
-  "usage: deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR] [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]";
-
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
+const COMMAND: CommandSpec = {
+  name: "bench",
+  args: "[WORKFLOW]",
+  summary:
+    `Benchmark a decision model on Typed Decisions: one request per case, every answer scored,
+decisions.jsonl, run.json and the reports written to the run directory. WORKFLOW defaults to
+${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's own file.`,
+  options: {
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "call this server (http or https) instead of the workflow's endpoint",
+    },
+    model: { type: "string", value: "M", help: "model name sent with each request" },
+    parallel: { type: "string", value: "N", help: "requests in flight (a whole number ≥ 1)" },
+    limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "run directory (default runs/<run-id>/); refused when it holds a run",
+    },
+    resume: {
+      type: "string",
+      value: "DIR",
+      help:
+        "finish the run in DIR: its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
+    },
+    db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
+    "no-db": { type: "boolean", help: "do not write the run index" },
+    "dry-run": { type: "boolean", help: "print every exact request body, send nothing" },
+    json: {
+      type: "boolean",
+      help: "one JSON event per line on stdout (start, case, fatal, summary)",
+    },
+  },
+  more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
+2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
+130 interrupted (Ctrl+C: requests in flight get 2 s, the run is written as interrupted).`,
+};
+
+/** Opens the run index once before the run: a corrupt file or a directory is found now. */
+function checkIndex(path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = Deno.statSync(path).isDirectory;
+  } catch {
+    // absent: created by the run
+  }
+  if (isDirectory) {
+    throw new UsageError(
+      `Cannot use --db "${path}": it is a directory; give a file path such as ${DEFAULT_INDEX_PATH}`,
+    );
+  }
+  try {
+    openIndex(path).close();
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\s*\(os error \d+\).*$/, "");
+    throw new UsageError(
+      `Cannot open the run index "${path}": ${reason}; move the file away, pass --db with another file, or --no-db`,
+    );
+  }
+}
+
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    "base-url": { type: "string" },
-    model: { type: "string" },
-    parallel: { type: "string" },
-    limit: { type: "string" },
-    out: { type: "string" },
-    resume: { type: "string" },
-    db: { type: "string" },
-    "no-db": { type: "boolean" },
-    "dry-run": { type: "boolean" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length > 1) {
-    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+    throw new UsageError(
+      `Cannot start the run: expected one workflow file, got ${positionals.length} (${
+        positionals.map((p) => `"${p}"`).join(", ")
+      })`,
+    );
   }
-  const resumeDir = stringFlag(values.resume);
-  if (resumeDir !== undefined && values.out !== undefined) {
-    throw new UsageError("--resume finishes the run in its own directory; drop --out");
+  const resumeDir = pathFlag(values.resume, "resume");
+  const outDir = pathFlag(values.out, "out");
+  if (resumeDir !== undefined && outDir !== undefined && resolve(outDir) !== resolve(resumeDir)) {
+    throw new UsageError(
+      `Cannot use --out with --resume: a resumed run stays in its own directory "${resumeDir}"; drop --out`,
+    );
   }
+  if (values["no-db"] === true && values.db !== undefined) {
+    throw new UsageError("Cannot use --db with --no-db: give one of them");
+  }
+  const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
+  const flagBaseUrl = urlFlag(values["base-url"], "base-url");
+  const flagModel = stringFlag(values.model);
+  const flagParallel = intFlag(values.parallel, "parallel", 1);
+  const flagLimit = intFlag(values.limit, "limit", 1);
+  const json = values.json === true;
+  const dryRun = values["dry-run"] === true;
   let resume: LoadedRun | undefined;
   if (resumeDir !== undefined) {
     try {
@@ -67,38 +147,44 @@ async function main(args: string[]): Promise<number> {
       throw new UsageError(`Cannot resume: ${(error as Error).message}`);
     }
   }
-  // Resuming without a workflow argument reuses the workflow file the run recorded.
-  const file = positionals[0] ?? resume?.run.spec.workflow_file ?? DEFAULT_WORKFLOW;
+  // Resuming reuses what the run recorded: its workflow file, base URL, model, parallel and case
+  // count. A flag given again overrides it, and a different value is refused by the resume check.
+  const recorded = resume?.run.spec;
+  const file = positionals[0] ?? recorded?.workflow_file ?? DEFAULT_WORKFLOW;
   // Resuming one engine's run of a comparison finishes that endpoint alone.
   const workflow = narrowForResume(await loadWorkflow(file), resume);
-  const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
-  const baseUrl = stringFlag(values["base-url"]);
-  const model = stringFlag(values.model);
-  const parallel = intFlag(values.parallel, "parallel", 1);
-  const limit = intFlag(values.limit, "limit", 1);
-  const outDir = stringFlag(values.out);
-  const json = values.json === true;
+  const baseUrl = flagBaseUrl ?? recorded?.base_url ?? undefined;
+  const model = flagModel ?? recorded?.model;
+  const parallel = flagParallel ?? recorded?.parallel;
+  const limit = flagLimit ?? recorded?.cases;
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
+  if (!dryRun && dbPath !== "") checkIndex(dbPath);
   if ((workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
-    const dryRun = values["dry-run"] === true;
     const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
     return await benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
   }
 
-  if (values["dry-run"]) {
+  if (dryRun) {
     const requests = await dryRunRequests(workflow, {
       baseUrl,
       model,
       limit,
+      resume,
+      ...(datasetDir ? { datasetDir } : {}),
     });
     for (const r of requests) {
       if (json) {
         console.log(JSON.stringify({ event: "request", case: r.case, url: r.url, body: r.body }));
       } else console.log(`POST ${r.url}\n${r.body}\n`);
     }
-    if (!json) console.error(`dry run: ${requests.length} requests printed, nothing sent`);
+    if (!json) {
+      const resumed = resume
+        ? ` (resuming "${resume.dir}": only the cases without a recorded answer)`
+        : "";
+      console.error(`dry run: ${requests.length} requests printed${resumed}, nothing sent`);
+    }
     return 0;
   }
 
@@ -124,8 +210,7 @@ async function main(args: string[]): Promise<number> {
         `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
       );
     } else if (event.event === "fatal") {
-      bar.done();
-      console.error(`decibench: ${event.message}`);
+      bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
       console.error(
         `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
@@ -139,7 +224,7 @@ async function main(args: string[]): Promise<number> {
     model,
     parallel,
     limit,
-    outDir,
+    outDir: resume === undefined ? outDir : undefined,
     workflowFile: file,
     resume,
     ...(datasetDir ? { datasetDir } : {}),
@@ -150,7 +235,9 @@ async function main(args: string[]): Promise<number> {
   bar.done();
   if (result.indexError !== null) {
     console.error(
-      `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so rerun with --resume "${result.dir}" to index it`,
+      `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
     );
   }
   if (!json) {
@@ -158,9 +245,16 @@ async function main(args: string[]): Promise<number> {
     console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
     if (result.indexed !== null) console.log(`index       ${result.indexed}`);
   }
-  if (result.status !== "completed") {
+  if (result.fatal !== null) console.error(`decibench: ${result.fatal}`);
+  // No resume hint when the stop message gives its own, or nothing was answered (resuming would
+  // ask the same server again: a wrong URL, a refused key).
+  const hinted = result.fatal !== null &&
+    (result.fatal.includes("--resume") || result.summary.answered === 0);
+  if (result.status !== "completed" && !hinted) {
     console.error(
-      `decibench: run ${result.status}; finish it with the same command plus --resume "${result.dir}"`,
+      `decibench: run ${result.status}; finish it with: ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
     );
   }
   if (result.status === "interrupted") return 130;
@@ -170,7 +264,7 @@ async function main(args: string[]): Promise<number> {
 
 if (import.meta.main) {
   await runMain(main, {
-    usage: USAGE,
-    usageErrors: [WorkflowError, ResumeMismatchError, QuestionSetError],
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, ResumeMismatchError, RunDirError, RangeError, QuestionSetError],
   });
 }

@@ -9,16 +9,50 @@
  */
 import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
-import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
-import { type LoadedRun, loadRun, writeAtomic } from "../lib/record/mod.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { fsErrorMessage, type LoadedRun, loadRun, writeAtomic } from "../lib/record/mod.ts";
 import { compareRuns, comparisonReport } from "../lib/report/mod.ts";
 
-const USAGE = "usage: deno task compare RUN_A RUN_B [--out PATH] [--seed N] [--json]";
+const COMMAND: CommandSpec = {
+  name: "compare",
+  args: "RUN_A RUN_B",
+  summary:
+    `A paired comparison of two runs on the decisions both share: each run's accuracy, KL, Brier and
+ECE with intervals, the accuracy difference (B − A) with a paired bootstrap 95% interval, McNemar
+counts with the exact p-value, rows per workflow and per question. A run is a directory, or a run
+id under runs/. Runs on different dataset revisions are refused.`,
+  options: {
+    out: {
+      type: "string",
+      value: "PATH",
+      help: "where to write compare.md (a folder gets compare.md inside; default RUN_B's folder)",
+    },
+    seed: { type: "string", value: "N", help: "bootstrap seed (a whole number ≥ 0)" },
+    json: { type: "boolean", help: "print one JSON comparison event instead of the tables" },
+  },
+  more: "Exit status: 0 written; 2 a usage error or a run that cannot be read or compared.",
+};
 
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
   } catch {
     return false;
   }
@@ -34,24 +68,32 @@ async function resolveRun(arg: string): Promise<LoadedRun> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    out: { type: "string" },
-    seed: { type: "string" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length !== 2) {
-    throw new UsageError(`expected two runs (RUN_A RUN_B), got ${positionals.length}`);
+    throw new UsageError(
+      `Cannot compare: expected two runs (RUN_A RUN_B), got ${positionals.length}`,
+    );
   }
-  const [a, b] = await Promise.all(positionals.map(resolveRun)) as [LoadedRun, LoadedRun];
   const seed = intFlag(values.seed, "seed", 0);
+  const given = pathFlag(values.out, "out");
+  const [a, b] = await Promise.all(positionals.map(resolveRun)) as [LoadedRun, LoadedRun];
   const comparison = compareRuns(a, b, seed !== undefined ? { seed } : {});
-  const out = stringFlag(values.out) ?? join(b.dir, "compare.md");
-  await writeAtomic(out, comparisonReport(comparison, { markdown: true }) + "\n");
+  // --out at a folder writes compare.md inside it.
+  const out = given === undefined
+    ? join(b.dir, "compare.md")
+    : await isDirectory(given)
+    ? join(given, "compare.md")
+    : given;
+  try {
+    await writeAtomic(out, comparisonReport(comparison, { markdown: true }) + "\n");
+  } catch (error) {
+    throw new UsageError(fsErrorMessage(error, out, "write", { fix: "choose another --out" }));
+  }
   if (values.json === true) {
     console.log(JSON.stringify({ event: "comparison", out, ...comparison }));
   } else {
@@ -61,4 +103,6 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runMain(main, { usage: USAGE, usageErrors: [RangeError] });
+if (import.meta.main) {
+  await runMain(main, { usage: usageLine(COMMAND), usageErrors: [RangeError] });
+}

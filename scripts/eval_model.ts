@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { type CommandSpec, helpText, parseCommand, usageLine } from "../lib/cli/args.ts";
 import { loadDataset } from "../lib/dataset/mod.ts";
 import {
   type CasePredictor,
@@ -53,11 +53,24 @@ function predictLatency(predictor: CasePredictor): number {
   return ((performance.now() - started) * 1000) / (rounds * cases.length);
 }
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { questions: { type: "boolean", default: false } },
-  strict: true,
-});
+const COMMAND: CommandSpec = {
+  name: "eval_model",
+  command: "deno run -A scripts/eval_model.ts",
+  summary: "Measure the prior and fitted predictors on the Typed Decisions test split in process.",
+  options: { questions: { type: "boolean", help: "also print one row per question" } },
+};
+let parsed;
+try {
+  parsed = parseCommand(Deno.args, COMMAND);
+} catch (error) {
+  console.error(`decibench: ${(error as Error).message}\n${usageLine(COMMAND)}`);
+  Deno.exit(2);
+}
+if (parsed === "help") {
+  console.log(helpText(COMMAND));
+  Deno.exit(0);
+}
+const values = { questions: parsed.values.questions === true };
 const train = await loadDataset({ split: "train" });
 const testSplit = await loadDataset({ split: "test" });
 const prior = priorPredictor(train.cases);

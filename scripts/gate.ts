@@ -9,7 +9,18 @@
  *
  * @module
  */
-import { intFlag, numberFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  numberFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { DEFAULT_GATE_THRESHOLD, gateTableData, runGate } from "../lib/audit/mod.ts";
@@ -17,42 +28,66 @@ import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { table } from "../lib/report/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
 
-const USAGE =
-  "usage: deno task gate WORKFLOW --question NAME [--threshold P] [--calibrated] [--out DIR] [--base-url URL] [--model M] [--parallel N] [--limit N] [--json]";
+const COMMAND: CommandSpec = {
+  name: "gate",
+  args: "WORKFLOW --question NAME",
+  summary:
+    `The decision gate over a workflow's question set: one yes/no question per case, one request
+each; pass when P(yes) ≥ the bar, fail below, undecided when the case could not be asked (never a
+pass, never a fail). Writes gate.jsonl and gate.json; with gold labels prints agreement, false-pass
+and false-fail rates per lane with the exact one-sided 95% upper bound on the false-pass rate.`,
+  options: {
+    question: {
+      type: "string",
+      value: "NAME",
+      help: "the yes/no (noul) question to ask (required)",
+    },
+    threshold: {
+      type: "string",
+      value: "P",
+      help: "the bar, a probability in [0, 1] (default 0.70, uncalibrated)",
+    },
+    calibrated: { type: "boolean", help: "mark the bar as chosen on held-out labels" },
+    out: { type: "string", value: "DIR", help: "output directory (default runs/gate-<id>/)" },
+    "base-url": { type: "string", value: "URL", help: "the server instead of the workflow's" },
+    model: { type: "string", value: "M", help: "the model sent with each request" },
+    parallel: { type: "string", value: "N", help: "requests in flight (a whole number ≥ 1)" },
+    limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    json: { type: "boolean", help: "one JSON event per case, then a summary, on stdout" },
+  },
+  more: `Examples:
+  deno task gate examples/invoices/workflow.ts --question matches_order
+  deno task gate examples/invoices/workflow.ts --question matches_order --threshold 0.6 --calibrated
+
+Exit status: 0 every case decided; 1 a case is undecided; 2 a usage, workflow or question-set
+error; 130 interrupted.`,
+};
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    question: { type: "string" },
-    threshold: { type: "string" },
-    calibrated: { type: "boolean" },
-    out: { type: "string" },
-    "base-url": { type: "string" },
-    model: { type: "string" },
-    parallel: { type: "string" },
-    limit: { type: "string" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) {
-    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+    throw new UsageError(`Cannot gate: expected one workflow file, got ${positionals.length}`);
   }
   const question = stringFlag(values.question);
-  if (question === undefined) {
-    throw new UsageError("--question NAME is required (a yes/no question)");
+  if (question === undefined || question === "") {
+    throw new UsageError("Cannot gate: --question NAME is required (a yes/no question)");
   }
   const threshold = numberFlag(values.threshold, "threshold", 0);
   if (threshold !== undefined && threshold > 1) {
-    throw new UsageError(`--threshold must be a probability in [0, 1], got "${values.threshold}"`);
+    throw new UsageError(
+      `Cannot use --threshold "${values.threshold}": it is too large; give a probability in [0, 1]`,
+    );
   }
   const file = positionals[0] as string;
   const workflow = await loadWorkflow(file);
   const json = values.json === true;
-  const outDir = stringFlag(values.out);
-  const baseUrl = stringFlag(values["base-url"]);
+  const outDir = pathFlag(values.out, "out");
+  const baseUrl = urlFlag(values["base-url"], "base-url");
   const model = stringFlag(values.model);
   const parallel = intFlag(values.parallel, "parallel", 1);
   const limit = intFlag(values.limit, "limit", 1);
@@ -107,5 +142,8 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  await runMain(main, { usage: USAGE, usageErrors: [WorkflowError, QuestionSetError] });
+  await runMain(main, {
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, QuestionSetError],
+  });
 }

@@ -6,36 +6,68 @@
  */
 import { runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
-import { intFlag, numberFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  numberFlag,
+  parseCommand,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
 import { runMonitor } from "../lib/live/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
 
-const USAGE =
-  "usage: deno task live [WORKFLOW] [--base-url URL] [--interval SECONDS] [--metrics-url URL|off] [--seed N] [--probes N]";
-
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
+const COMMAND: CommandSpec = {
+  name: "live",
+  args: "[WORKFLOW]",
+  summary:
+    `Watch a serving decision model: one Typed Decisions test case at a time, scored against gold,
+on a full-screen view (one line per probe without a terminal). WORKFLOW defaults to
+${DEFAULT_WORKFLOW}. Keys: Ctrl+R new session, Ctrl+C or q quits.`,
+  options: {
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "probe this server instead of the workflow's",
+    },
+    interval: {
+      type: "string",
+      value: "SECONDS",
+      help: "pause between probes (a number ≥ 0; default 0.5)",
+    },
+    "metrics-url": {
+      type: "string",
+      value: "URL|off",
+      help: "llama.cpp /metrics to scrape (default the server's root /metrics), or off",
+    },
+    seed: { type: "string", value: "N", help: "case order (default the workflow's seed)" },
+    probes: { type: "string", value: "N", help: "stop after N probes (N ≥ 1)" },
+  },
+  more: `Exit status: 0 stopped by the user or after --probes; 1 the server does not serve
+decision models or refuses the key; 2 a usage or workflow error.`,
+};
+
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    "base-url": { type: "string" },
-    interval: { type: "string" },
-    "metrics-url": { type: "string" },
-    seed: { type: "string" },
-    probes: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
+  const { values, positionals } = parsed;
   if (positionals.length > 1) {
-    throw new UsageError(`expected one workflow file, got ${positionals.length}`);
+    throw new UsageError(
+      `Cannot start the monitor: expected one workflow file, got ${positionals.length}`,
+    );
   }
   const interval = numberFlag(values.interval, "interval", 0);
   const seed = intFlag(values.seed, "seed", 0);
   const probes = intFlag(values.probes, "probes", 1);
-  const baseUrl = stringFlag(values["base-url"]);
-  const metricsUrl = stringFlag(values["metrics-url"]);
+  const baseUrl = urlFlag(values["base-url"], "base-url");
+  const metricsUrl = urlFlag(values["metrics-url"], "metrics-url", ["off"]);
   const workflow = await loadWorkflow(positionals[0] ?? DEFAULT_WORKFLOW);
   const result = await runMonitor(workflow, {
     baseUrl,
@@ -49,5 +81,8 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  await runMain(main, { usage: USAGE, usageErrors: [WorkflowError, QuestionSetError] });
+  await runMain(main, {
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, QuestionSetError],
+  });
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parse } from "../lib/cli/args.ts";
 import { predictorNames, startReferenceServer } from "../lib/server/mod.ts";
 import type { ReferenceServerOptions } from "../lib/server/mod.ts";
 
@@ -52,26 +52,25 @@ function integer(
 }
 
 function readOptions(args: string[]): ReferenceServerOptions | "help" {
-  let values;
+  let parsed;
   try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        hostname: { type: "string" },
-        predictor: { type: "string" },
-        faults: { type: "string" },
-        seed: { type: "string" },
-        "latency-ms": { type: "string" },
-        "api-key-env": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
+    parsed = parse(args, {
+      port: { type: "string" },
+      hostname: { type: "string" },
+      predictor: { type: "string" },
+      faults: { type: "string" },
+      seed: { type: "string" },
+      "latency-ms": { type: "string" },
+      "api-key-env": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    }, "serve");
   } catch (error) {
-    throw new UsageError(`Cannot read the arguments: ${(error as Error).message}`);
+    throw new UsageError((error as Error).message);
   }
+  if (parsed.positionals.length) {
+    throw new UsageError(`Cannot use "${parsed.positionals[0]}": serve takes no arguments`);
+  }
+  const values = parsed.values as Record<string, string | undefined> & { help?: boolean };
   if (values.help) return "help";
   const options: ReferenceServerOptions = {
     port: integer("port", values.port, 8080, 0, 65535),
@@ -132,13 +131,14 @@ async function main(args: string[]): Promise<number> {
     console.error(`error: Cannot start the reference server: ${(error as Error).message}`);
     return 1;
   }
+  // Listen for Ctrl+C before saying "listening": a Ctrl+C right after that line stops cleanly.
+  const stop = (): void => shutdown.abort();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
   const faults = options.faults ? `, faults ${options.faults}, seed ${options.seed}` : "";
   console.log(
     `decibench reference server (predictor ${server.predictor}${faults}) listening on ${server.url}`,
   );
-  const stop = (): void => shutdown.abort();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, stop);
   await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve()));
   await server.close();
   for (const signal of signals) Deno.removeSignalListener(signal, stop);

@@ -9,7 +9,15 @@
  */
 import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
-import { intFlag, parse, stringFlag, UsageError } from "../lib/cli/args.ts";
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
 import {
   curveTable,
   itemsFromDecisions,
@@ -18,27 +26,68 @@ import {
   sweepTable,
   thresholdSweep,
 } from "../lib/audit/mod.ts";
-import { readDecisions } from "../lib/record/recorder.ts";
+import { readDecisions } from "../lib/record/mod.ts";
 
-const USAGE =
-  "usage: deno task sweep RUN_DIR | --labels FILE [--seed N] [--curve] [--markdown] [--json]";
+const COMMAND: CommandSpec = {
+  name: "sweep",
+  args: "RUN_DIR | --labels FILE",
+  summary:
+    `Sweep pass bars over labelled yes/no items — a stored run's noul decisions (P(yes) against the
+gold label; a Typed Decisions run or a run of your own question set, lanes workflow/question or
+lane/question, unlabelled rows left out) or a JSONL file of {"id", "lane", "p_yes", "label"} lines —
+choosing each lane's bar on one seeded half and scoring it on the other.`,
+  options: {
+    labels: {
+      type: "string",
+      value: "FILE",
+      help: "labelled items instead of a run (ids unique within a lane)",
+    },
+    seed: { type: "string", value: "N", help: "seed of the split (a whole number ≥ 0; default 0)" },
+    curve: { type: "boolean", help: "print the curve at every bar (0.01 steps) instead of 0.1" },
+    markdown: { type: "boolean", help: "print Markdown tables" },
+    json: { type: "boolean", help: "print one JSON object" },
+  },
+  more: `Examples:
+  deno task sweep runs/<run-id>
+  deno task sweep --labels labels.jsonl --curve
+
+Exit status: 0 printed; 2 a usage error or input that cannot be swept.`,
+};
+
+/** Input errors (a missing file, a bad line, no run there) become usage errors: exit 2. */
+async function asInput<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+}
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    labels: { type: "string" },
-    seed: { type: "string" },
-    curve: { type: "boolean" },
-    markdown: { type: "boolean" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
     return 0;
   }
-  const labels = stringFlag(values.labels);
-  if ((labels === undefined) === (positionals.length === 0) || positionals.length > 1) {
-    throw new UsageError("give one run directory or --labels FILE, not both");
+  const { values, positionals } = parsed;
+  const labels = pathFlag(values.labels, "labels");
+  if (labels === undefined && positionals.length === 0) {
+    throw new UsageError(
+      "Cannot sweep: give a run directory (deno task sweep runs/<run-id>) or a labels file (deno task sweep --labels FILE)",
+    );
+  }
+  if (labels !== undefined && positionals.length > 0) {
+    throw new UsageError(
+      `Cannot sweep: give a run directory or --labels FILE, not both (got "${
+        positionals[0]
+      }" and --labels "${labels}")`,
+    );
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`Cannot sweep: expected one run directory, got ${positionals.length}`);
   }
   const seed = intFlag(values.seed, "seed", 0) ?? 0;
   let items: LabelledItem[];
@@ -46,21 +95,21 @@ async function main(args: string[]): Promise<number> {
   let excluded = 0;
   let unlabelled = 0;
   if (labels !== undefined) {
-    items = await readLabelledItems(labels);
+    items = await asInput(() => readLabelledItems(labels));
     source = labels;
   } else {
     const dir = positionals[0] as string;
-    const decisions = await readDecisions(join(dir, "decisions.jsonl"));
+    const decisions = await asInput(() => readDecisions(join(dir, "decisions.jsonl")));
     if (decisions.length === 0) {
-      throw new TypeError(
+      throw new UsageError(
         `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>`,
       );
     }
     ({ items, excluded, unlabelled } = itemsFromDecisions(decisions));
-    source = `${dir} (noul decisions: P(yes) = predicted.true, label = gold; lane = lane/question)`;
+    source = `${dir} (noul decisions: P(yes) = predicted.true, label = gold)`;
   }
   if (items.length === 0) {
-    throw new TypeError(`Cannot sweep "${source}": it holds no answered yes/no items`);
+    throw new UsageError(`Cannot sweep "${source}": it holds no answered yes/no items`);
   }
   const sweep = thresholdSweep(items, { seed });
   if (values.json === true) {
@@ -87,4 +136,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runMain(main, { usage: USAGE });
+if (import.meta.main) await runMain(main, { usage: usageLine(COMMAND) });

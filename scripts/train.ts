@@ -12,7 +12,14 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import {
+  type CommandSpec,
+  helpText,
+  parseCommand,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadDataset } from "../lib/dataset/mod.ts";
@@ -45,12 +52,34 @@ async function readOrNull(path: string): Promise<Uint8Array | null> {
   }
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { check: { type: "boolean", default: false }, dir: { type: "string" } },
-    strict: true,
-  });
+const COMMAND: CommandSpec = {
+  name: "train",
+  summary:
+    `Fit the fitted model on the vendored Typed Decisions train split (never the test split) and write
+vendor/model/fitted.json.gz and vendor/model/manifest.json. Training is deterministic.`,
+  options: {
+    check: {
+      type: "boolean",
+      help: "retrain in memory and compare with the vendored files byte for byte; writes nothing",
+    },
+    dir: { type: "string", value: "PATH", help: "the model folder (default vendor/model/)" },
+  },
+  more: "Exit status: 0 written or checked; 1 --check found a difference; 2 a usage error.",
+};
+
+async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
+    return 0;
+  }
+  if (parsed.positionals.length) {
+    throw new UsageError(`Cannot train: unexpected argument "${parsed.positionals[0]}"`);
+  }
+  const values = {
+    check: parsed.values.check === true,
+    dir: parsed.values.dir as string | undefined,
+  };
   const dir = values.dir ?? fileURLToPath(MODEL_DIR);
   const { cases, info } = await loadDataset({ split: "train" });
   const started = performance.now();
@@ -100,4 +129,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main());
+if (import.meta.main) await runMain(main, { usage: usageLine(COMMAND) });

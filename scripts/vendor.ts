@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parse, UsageError } from "../lib/cli/args.ts";
 import { vendorDataset, type VendorOptions } from "../lib/dataset/vendor.ts";
 
 const HELP = `Usage: deno task vendor [options]
@@ -35,19 +35,21 @@ function sharedFile(name: string): string | undefined {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      from: { type: "string" },
-      "train-from": { type: "string" },
-      out: { type: "string" },
-      "new-revision": { type: "boolean", default: false },
-      revision: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const parsed = parse(args, {
+    from: { type: "string" },
+    "train-from": { type: "string" },
+    out: { type: "string" },
+    "new-revision": { type: "boolean" },
+    revision: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  }, "vendor");
+  if (parsed.positionals.length) {
+    throw new UsageError(`Cannot vendor: unexpected argument "${parsed.positionals[0]}"`);
+  }
+  const values = parsed.values as Record<string, string | undefined> & {
+    help?: boolean;
+    "new-revision"?: boolean;
+  };
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -55,7 +57,7 @@ async function main(args: string[]): Promise<number> {
   const trainFrom = values["train-from"] ?? sharedFile("train.jsonl");
   const licenseFrom = sharedFile("LICENSE");
   const options: VendorOptions = {
-    newRevision: values["new-revision"],
+    newRevision: values["new-revision"] === true,
     log: (message) => console.error(message),
     from: values.from,
     trainFrom,
@@ -78,6 +80,7 @@ if (import.meta.main) {
     Deno.exit(await main(Deno.args));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
-    Deno.exit(1);
+    if (error instanceof UsageError) console.error("Run deno task vendor --help for the options.");
+    Deno.exit(error instanceof UsageError ? 2 : 1);
   }
 }

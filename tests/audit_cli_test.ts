@@ -36,7 +36,7 @@ Deno.test("deno task audit refuses bad usage and credentialed judge URLs without
   await t.step("bad --set", async () => {
     const { code, stderr } = await run("scripts/audit.ts", ["workflows/audit.ts", "--set", "most"]);
     assert.equal(code, 2);
-    assert.match(stderr, /--set must be "recommended" or "all"/);
+    assert.match(stderr, /Cannot use --set "most": give recommended or all/);
   });
   await t.step("no workflow", async () => {
     assert.equal((await run("scripts/audit.ts", [])).code, 2);
@@ -49,7 +49,7 @@ Deno.test("deno task audit refuses bad usage and credentialed judge URLs without
       "--out",
       await Deno.makeTempDir(),
     ]);
-    assert.equal(code, 1);
+    assert.equal(code, 2);
     assert.match(stderr, /Cannot use the judge URL: it embeds credentials/);
     assert.doesNotMatch(stderr, /hunter2/);
   });
@@ -104,7 +104,7 @@ Deno.test("deno task sweep prints the chosen bar, held-out rates and the curve",
   await t.step("usage", async () => {
     assert.equal((await run("scripts/sweep.ts", [])).code, 2);
     const missing = await run("scripts/sweep.ts", [join(dir, "nope")]);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no decisions\.jsonl/);
   });
 });

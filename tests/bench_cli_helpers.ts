@@ -204,3 +204,38 @@ export async function filesUnder(dir: string): Promise<Map<string, string>> {
   }
   return out;
 }
+
+/**
+ * Starts `deno task <task> ...args` in a process group of its own (`setsid`), the way a terminal
+ * runs a foreground command, so that a test can send a signal to the whole group as Ctrl+C does.
+ *
+ * @param task The deno.json task, e.g. `bench`.
+ * @param args Arguments.
+ * @param env Extra environment variables.
+ * @returns The running process; its pid is the group id.
+ */
+export function spawnTaskGroup(
+  task: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Spawned {
+  const child = new Deno.Command("setsid", {
+    args: [Deno.execPath(), "task", task, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  return { child, lines: splitLines(child.stdout), stderr };
+}
+
+/**
+ * Sends SIGINT to a whole process group, as a terminal does on Ctrl+C.
+ *
+ * @param child The group leader started by `spawnTaskGroup`.
+ */
+export function ctrlC(child: Deno.ChildProcess): void {
+  Deno.kill(-child.pid, "SIGINT");
+}

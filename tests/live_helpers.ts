@@ -50,6 +50,8 @@ export interface TmuxStartOptions {
   width?: number;
   /** Rows. @default 40 */
   height?: number;
+  /** Script under scripts/ to run. @default "live.ts" */
+  script?: string;
 }
 
 /**
@@ -72,7 +74,8 @@ export class Tmux {
   }
 
   /**
-   * Starts a session that runs `deno run -A scripts/live.ts ...args` in the repository root, then
+   * Starts a session that runs `deno run -A scripts/<script> ...args` (default `live.ts`) in the
+   * repository root, then
    * writes its exit status and `stty -a` to files and stays open.
    */
   static async start(args: string[], options: TmuxStartOptions = {}): Promise<Tmux> {
@@ -84,14 +87,19 @@ export class Tmux {
       script,
       [
         "read go",
-        `'${Deno.execPath()}' run -A scripts/live.ts ${quoted}`,
+        `'${Deno.execPath()}' run -A scripts/${options.script ?? "live.ts"} ${quoted}`,
         `echo "EXIT=$?" > '${tmux.exitFile}'`,
         `stty -a > '${tmux.sttyFile}' 2>&1`,
         "exec sleep 600",
         "",
       ].join("\n"),
     );
+    // Keep every line that scrolls off, so a test can count what a command printed.
+    const conf = join(dir, "tmux.conf");
+    await Deno.writeTextFile(conf, "set-option -g history-limit 100000\n");
     await tmux.run([
+      "-f",
+      conf,
       "new-session",
       "-d",
       "-s",
@@ -128,6 +136,14 @@ export class Tmux {
   /** The pane's text as a user sees it. */
   capture(): Promise<string> {
     return this.run(["capture-pane", "-p", "-t", this.session]);
+  }
+
+  /** Every line of the pane, scrolled-off history included, without trailing blank lines. */
+  async history(): Promise<string[]> {
+    const text = await this.run(["capture-pane", "-p", "-S", "-", "-E", "-", "-t", this.session]);
+    const lines = text.split("\n");
+    while (lines.length && lines[lines.length - 1]!.trim() === "") lines.pop();
+    return lines;
   }
 
   /** Sends keys in tmux's notation (`C-r`, `C-c`). */

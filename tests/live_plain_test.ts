@@ -111,8 +111,8 @@ Deno.test("`deno task live` refuses a server without /v1/systemone with a messag
 
 Deno.test("`deno task live` refuses bad flags with the usage and exit 2", async (t) => {
   const cases: [string, string[], RegExp][] = [
-    ["a negative interval", ["--interval=-1"], /--interval must be a number ≥ 0, got "-1"/],
-    ["an unknown flag", ["--bogus"], /Unknown option '--bogus'/],
+    ["a negative interval", ["--interval", "-1"], /Cannot use --interval "-1": it is negative/],
+    ["an unknown flag", ["--bogus"], /Cannot use "--bogus": no such option/],
     [
       "a missing workflow file",
       ["workflows/nope.ts"],
@@ -128,7 +128,7 @@ Deno.test("`deno task live` refuses bad flags with the usage and exit 2", async 
     await t.step(name, async () => {
       const { code, stderr } = await live(args);
       assert.match(stderr, expected);
-      assert.equal(code, name.startsWith("a metrics URL") ? 1 : 2);
+      assert.equal(code, 2);
     });
   }
 });

@@ -121,7 +121,7 @@ Deno.test("`deno task serve --api-key-env` requires the key and never prints it"
 
 Deno.test("`deno task serve` refuses bad arguments with exit 2 and a message", async (t) => {
   const cases: [string, string[], Record<string, string>, RegExp][] = [
-    ["an unknown flag", ["--bogus"], {}, /Unknown option '--bogus'/],
+    ["an unknown flag", ["--bogus"], {}, /Cannot use "--bogus": no such option/],
     ["a bad port", ["--port", "http"], {}, /Cannot use --port "http": expected a whole number/],
     ["a bad seed", ["--seed=-1"], {}, /Cannot use --seed "-1"/],
     ["a bad fault", ["--faults", "http500=2"], {}, /Cannot parse fault "http500=2"/],

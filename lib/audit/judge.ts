@@ -13,7 +13,10 @@ import {
   EndpointError,
   endpointIdentity,
   type Engine,
+  type NotAReply,
+  redact,
   send,
+  type SendResult,
   systemOneEngine,
   systemOneUrl,
 } from "../client/mod.ts";
@@ -76,6 +79,8 @@ export interface PreparedJudge {
   apiKey: string | undefined;
   /** Extra attempts for transient errors. */
   retries: number;
+  /** The environment variable the key comes from (named when the judge refuses it). */
+  keyVariable: string;
   /** Stops the embedded server, when one was started. */
   close(): Promise<void>;
 }
@@ -118,6 +123,7 @@ export async function prepareJudge(
       model,
       apiKey,
       retries: spec.retries,
+      keyVariable: spec.apiKeyEnv,
       close: () => Promise.resolve(),
     };
   }
@@ -136,6 +142,7 @@ export async function prepareJudge(
     model,
     apiKey,
     retries: spec.retries,
+    keyVariable: spec.apiKeyEnv,
     close: () => server.close(),
   };
 }
@@ -180,6 +187,12 @@ export interface JudgeCall {
   modelReported: string | null;
   /** The provider's response id. */
   responseId: string | null;
+  /** The error's message (never recorded: a server may quote the evidence), or null. */
+  errorMessage: string | null;
+  /** True when the error means no later call can succeed (unsupported endpoint, refused key). */
+  fatal: boolean;
+  /** Set when the judge's 2xx body is not a System One reply at all (a web page). */
+  notAReply: NotAReply | null;
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -233,6 +246,9 @@ export async function askJudge(
     requestBytes,
     modelReported: null,
     responseId: null,
+    errorMessage: null,
+    fatal: false,
+    notAReply: null,
   };
   if (requestBytes > maxBytes) return { ...result, errorKind: "too_large" };
 
@@ -241,6 +257,8 @@ export async function askJudge(
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = performance.now();
   const remaining = (): number => deadlineMs - (performance.now() - started);
+  const deadlineText = `No answer from the judge "${judge.identity}" within the ${deadlineMs} ms ` +
+    "deadline (retries included)";
   const finish = (extra: Partial<JudgeCall>): JudgeCall => ({
     ...result,
     elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
@@ -248,15 +266,17 @@ export async function askJudge(
   });
   for (;;) {
     result.attempts++;
+    let reply: SendResult | undefined;
     try {
-      const reply = await send(built, {
+      reply = await send(built, {
         apiKey: judge.apiKey,
         timeoutMs: Math.max(1, Math.ceil(remaining())),
         signal,
+        keyVariable: judge.keyVariable,
       });
       const parsed = judge.engine.parse(reply.body, questions);
       const answer = parsed.answers[request.name];
-      if (!answer) return finish({ errorKind: "malformed" });
+      if (!answer) return finish({ errorKind: "malformed", errorMessage: "answer missing" });
       return finish({
         probabilities: { ...answer.probabilities },
         modelReported: parsed.model ?? null,
@@ -264,20 +284,36 @@ export async function askJudge(
       });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      if (deadline.aborted) return finish({ errorKind: "deadline" });
-      if (error instanceof AnswerValidationError) return finish({ errorKind: "malformed" });
+      if (deadline.aborted) return finish({ errorKind: "deadline", errorMessage: deadlineText });
+      if (error instanceof AnswerValidationError) {
+        return finish({
+          errorKind: "malformed",
+          errorMessage: error.message,
+          notAReply: error.notAReply && reply
+            ? {
+              status: reply.status,
+              contentType: reply.contentType,
+              start: redact(reply.body.slice(0, 80), [judge.apiKey]),
+            }
+            : null,
+        });
+      }
       if (!(error instanceof EndpointError)) throw error;
-      if (error.kind === "timeout") return finish({ errorKind: "deadline" });
+      if (error.kind === "timeout") {
+        return finish({ errorKind: "deadline", errorMessage: deadlineText });
+      }
       if (!error.transient || result.attempts > judge.retries) {
-        return finish({ errorKind: error.kind });
+        return finish({ errorKind: error.kind, errorMessage: error.message, fatal: error.fatal });
       }
       const delay = error.retryAfterMs ?? backoffMs * 2 ** (result.attempts - 1);
-      if (delay >= remaining()) return finish({ errorKind: "deadline" });
+      if (delay >= remaining()) {
+        return finish({ errorKind: "deadline", errorMessage: deadlineText });
+      }
       try {
         await wait(delay, signal);
       } catch (waitError) {
         if (options.signal?.aborted) throw options.signal.reason ?? waitError;
-        return finish({ errorKind: "deadline" });
+        return finish({ errorKind: "deadline", errorMessage: deadlineText });
       }
     }
   }

@@ -75,10 +75,13 @@ export function itemsFromDecisions(
  * @param file File name for messages.
  * @returns The items in file order.
  * @throws {SyntaxError} When a line is not JSON.
- * @throws {TypeError} When a line breaks the format (naming line and field).
+ * @throws {TypeError} When a line breaks the format (naming line and field), or repeats the id
+ *   of an earlier line in the same lane.
  */
 export function parseLabelledItems(text: string, file: string): LabelledItem[] {
   const items: LabelledItem[] = [];
+  // Line of each (lane, id): an item given twice would count twice in its lane's split.
+  const seen = new Map<string, number>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
@@ -98,6 +101,16 @@ export function parseLabelledItems(text: string, file: string): LabelledItem[] {
         }": ${issue?.message ?? "invalid"}; write {"id", "lane", "p_yes", "label"} per line`,
       );
     }
+    const key = JSON.stringify([parsed.data.lane, parsed.data.id]);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new TypeError(
+        `Cannot read labels "${file}": line ${
+          i + 1
+        } repeats id "${parsed.data.id}" of lane "${parsed.data.lane}" (first on line ${first}); give each item one line`,
+      );
+    }
+    seen.set(key, i + 1);
     items.push(parsed.data);
   }
   return items;

@@ -77,6 +77,7 @@ export function auditMarkdown(meta: AuditMeta, records: readonly AuditRecord[]):
     `Judge \`${meta.judge.model}\` at \`${meta.judge.endpoint}\`, set \`${meta.set}\`, ` +
     `${meta.checks.length} check(s) over \`${meta.transcripts}\` (status ${meta.status}).`,
     "",
+    ...(meta.stopped ? [`> **Stopped early: ${meta.stopped}**`, ""] : []),
     `| outcome | count |`,
     `|---|---:|`,
     ...OUTCOME_ORDER.map((o) => `| ${o} | ${counts[o]} |`),

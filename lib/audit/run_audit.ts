@@ -5,7 +5,8 @@
  * @module
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { sha256Hex, writeAtomic } from "../record/mod.ts";
+import { watchReplies } from "../client/mod.ts";
+import { lockRunDir, runId, sha256Hex, writeAtomic } from "../record/mod.ts";
 import { readSavedAudit } from "./saved.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import type { Workflow } from "../workflow/mod.ts";
@@ -56,7 +57,7 @@ export interface RunAuditOptions {
   model?: string | undefined;
   /** Set instead of the workflow's (`--set`). @default the workflow's `audits.set` */
   set?: AuditSet | undefined;
-  /** Output directory. @default `<output.dir>/audit-<time>-<workflow>` */
+  /** Output directory; refused when it holds an audit. @default `<output.dir>/audit-<run-id>` */
   outDir?: string | undefined;
   /** A saved audit's directory to resume; results are written back there. @default undefined */
   resume?: string | undefined;
@@ -82,10 +83,29 @@ export interface AuditResult {
   meta: AuditMeta;
   /** Every record, in transcript and check order. */
   records: AuditRecord[];
+  /**
+   * The first message of a failed judge call, for the terminal only (records keep the kind:
+   * a server's message may quote the evidence). Null when no call failed.
+   */
+  firstError: string | null;
 }
 
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+/** Consecutive judge calls without an answer (network errors, deadlines) that stop an audit. */
+export const JUDGE_UNREACHABLE_AFTER = 3;
+
+/** Unavailable kinds that come from the data, not the judge: the audit can still complete. */
+const DATA_KINDS: ReadonlySet<string> = new Set(["empty_evidence", "too_large"]);
+
+/**
+ * True when a record is unavailable because the judge failed it (asked again on resume), as
+ * opposed to evidence that cannot be sent.
+ *
+ * @param record An audit record.
+ * @returns Whether the judge failed it.
+ */
+export function judgeFailed(record: Pick<AuditRecord, "outcome" | "error_kind">): boolean {
+  return record.outcome === "unavailable" && record.error_kind !== null &&
+    !DATA_KINDS.has(record.error_kind);
 }
 
 function keyOf(item: string, checkId: string): string {
@@ -137,6 +157,14 @@ export async function runAudit(
   const { items, text } = await readTranscripts(transcriptsPath);
   checkVerdicts(items, audits.checks, { file: transcriptsPath });
   const checks = selectChecks(audits.checks, set);
+  const names = new Set(checks.map((c) => checkName(c.id)));
+  if (!items.some((item) => Object.keys(item.verdicts).some((name) => names.has(name)))) {
+    throw new TypeError(
+      `Cannot audit "${workflow.name}": nothing to audit: no item of "${transcriptsPath}" has a verdict for a check of set "${set}" (${
+        [...names].map((n) => `"${n}"`).join(", ")
+      }); add verdicts keyed by check id without "-vN"${set === "all" ? "" : ", or use --set all"}`,
+    );
+  }
   const hashes = new Map<string, string>();
   for (const check of checks) hashes.set(check.id, await questionSha256(check));
 
@@ -163,9 +191,15 @@ export async function runAudit(
       }
     }
     const started = new Date();
+    // The same unique ids as runs: two audits started in the same second get two directories.
     const dir = options.resume ?? options.outDir ??
-      join(workflow.output.dir, `audit-${stamp(started)}-${workflow.name}`);
-    await Deno.mkdir(dir, { recursive: true });
+      join(workflow.output.dir, `audit-${runId(workflow.name, started)}`);
+    // One writer per audit directory; a new audit never lands on top of another one.
+    await using _lock = await lockRunDir(dir, {
+      fresh: options.resume === undefined,
+      kind: "audit",
+      flag: options.resume === undefined ? "--out" : "--resume",
+    });
     const meta: AuditMeta = {
       version: 1,
       tool: TOOL_NAME,
@@ -189,7 +223,7 @@ export async function runAudit(
     };
     await writeAtomic(join(dir, "audit.json"), JSON.stringify(meta, null, 2) + "\n");
     if (!saved) await writeAtomic(join(dir, "audit.jsonl"), "");
-    const records = await auditItems(items, checks, hashes, judge, {
+    const { records, stopped, firstError } = await auditItems(items, checks, hashes, judge, {
       dir,
       saved: saved?.records ?? new Map(),
       options,
@@ -197,13 +231,18 @@ export async function runAudit(
     const interrupted = options.signal?.aborted === true;
     const final: AuditMeta = {
       ...meta,
-      status: interrupted ? "interrupted" : "completed",
+      status: interrupted
+        ? "interrupted"
+        : stopped !== null || records.some(judgeFailed)
+        ? "incomplete"
+        : "completed",
       finished_at: new Date().toISOString(),
       counts: auditCounts(records),
+      stopped,
     };
-    // An interrupted audit keeps the saved verdicts it did not reach, so a later resume reuses them.
+    // An audit stopped early keeps the saved verdicts it did not reach, so a later resume reuses them.
     const done = new Set(records.map((r) => keyOf(r.item, r.check_id)));
-    const kept = interrupted && saved
+    const kept = (interrupted || stopped !== null) && saved
       ? [...saved.records].filter(([key]) => !done.has(key)).map(([, r]) => r)
       : [];
     const lines = [...records, ...kept].map((r) => JSON.stringify(r));
@@ -211,7 +250,7 @@ export async function runAudit(
     await writeAtomic(join(dir, "audit.md"), auditMarkdown(final, records));
     await writeAtomic(join(dir, "audit.json"), JSON.stringify(final, null, 2) + "\n");
     options.onEvent?.({ event: "audit_summary", dir, status: final.status, counts: final.counts });
-    return { dir, meta: final, records };
+    return { dir, meta: final, records, firstError };
   } finally {
     await judge.close();
   }
@@ -223,10 +262,16 @@ async function auditItems(
   hashes: ReadonlyMap<string, string>,
   judge: PreparedJudge,
   context: { dir: string; saved: ReadonlyMap<string, AuditRecord>; options: RunAuditOptions },
-): Promise<AuditRecord[]> {
+): Promise<{ records: AuditRecord[]; stopped: string | null; firstError: string | null }> {
   const { dir, saved, options } = context;
   const emit = options.onEvent ?? (() => {});
   const records: AuditRecord[] = [];
+  // A judge that does not answer, refuses every call or is not a decision model stops the audit.
+  let stopped: string | null = null;
+  let firstError: string | null = null;
+  let unanswered = 0;
+  const replies = watchReplies("systemone", judge.identity, { action: "audit with" });
+  const done = () => ({ records, stopped, firstError });
   const file = await Deno.open(join(dir, "audit.jsonl"), {
     write: true,
     create: true,
@@ -236,7 +281,7 @@ async function auditItems(
   try {
     for (const item of items) {
       for (const check of checks) {
-        if (options.signal?.aborted) return records;
+        if (options.signal?.aborted || stopped !== null) return done();
         const name = checkName(check.id);
         const verdict = item.verdicts[name];
         if (verdict === undefined) continue;
@@ -302,8 +347,26 @@ async function auditItems(
                 }),
             });
           } catch (error) {
-            if (options.signal?.aborted) return records;
+            if (options.signal?.aborted) return done();
             throw error;
+          }
+          firstError ??= call.errorMessage;
+          unanswered = call.errorKind === "network" || call.errorKind === "deadline"
+            ? unanswered + 1
+            : 0;
+          stopped = replies.observe({
+            reply: call.probabilities,
+            error: call.errorKind === null ? null : { kind: call.errorKind },
+            notAReply: call.notAReply ?? undefined,
+          });
+          if (call.fatal) {
+            // A refused key or an endpoint that serves no decision model: every call would fail.
+            stopped = (call.errorMessage ?? `the judge failed with ${call.errorKind}`)
+              .replace(/^Cannot benchmark /, "Cannot audit with ");
+          } else if (stopped === null && unanswered >= JUDGE_UNREACHABLE_AFTER) {
+            const last = (call.errorMessage ?? "").replace(/^Cannot reach "[^"]*": /, "");
+            stopped =
+              `Cannot reach the judge "${judge.identity}": ${unanswered} calls in a row got no answer (last: ${last}); start the judge, then finish the audit with --resume "${dir}"`;
           }
           const compared = call.probabilities
             ? compareWithVerdict(call.probabilities, verdict)
@@ -341,7 +404,7 @@ async function auditItems(
         });
       }
     }
-    return records;
+    return done();
   } finally {
     file.close();
   }

@@ -217,10 +217,11 @@ export const AuditMetaSchema = z.object({
       question_sha256: Sha256Schema,
     }).strict(),
   ),
-  status: z.enum(["running", "completed", "interrupted"]),
+  status: z.enum(["running", "completed", "incomplete", "interrupted"]),
   started_at: z.string(),
   finished_at: z.string().nullable(),
   counts: z.record(AuditOutcomeSchema, z.number().int()),
+  stopped: z.string().nullable().optional(),
 }).strict();
 /** `audit.json`: what an audit ran and how it ended. */
 export interface AuditMeta {
@@ -258,14 +259,19 @@ export interface AuditMeta {
     /** sha256 of the question as sent. */
     question_sha256: string;
   }[];
-  /** `running` while it runs, then how it ended. */
-  status: "running" | "completed" | "interrupted";
+  /**
+   * `running` while it runs, then how it ended: `incomplete` when the judge failed some calls
+   * (they are asked again on resume) or the audit stopped early.
+   */
+  status: "running" | "completed" | "incomplete" | "interrupted";
   /** When the audit first started (ISO 8601). */
   started_at: string;
   /** When it ended (ISO 8601), null while running. */
   finished_at: string | null;
   /** Number of audits per outcome. */
   counts: Record<AuditOutcome, number>;
+  /** Why the audit stopped before asking everything (a dead or wrong judge), or null. */
+  stopped?: string | null | undefined;
 }
 
 /** One labelled yes/no item of a threshold sweep (a line of a labels file). */

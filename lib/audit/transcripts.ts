@@ -76,7 +76,7 @@ export function parseTranscripts(text: string, file: string): Transcript[] {
  * @returns The items in file order, and the file's text (for hashing).
  * @throws {Deno.errors.NotFound} Rethrown as `TypeError` naming the file.
  * @throws {SyntaxError} When a line is not JSON.
- * @throws {TypeError} When the file is missing or a line breaks the format.
+ * @throws {TypeError} When the file is missing or empty, or a line breaks the format.
  */
 export async function readTranscripts(
   path: string,
@@ -92,7 +92,13 @@ export async function readTranscripts(
     }
     throw error;
   }
-  return { items: parseTranscripts(text, path), text };
+  const items = parseTranscripts(text, path);
+  if (items.length === 0) {
+    throw new TypeError(
+      `Cannot read transcripts "${path}": the file holds no conversation; write one conversation object per line (see README "Transcript files")`,
+    );
+  }
+  return { items, text };
 }
 
 /** Options of {@linkcode checkVerdicts}. */

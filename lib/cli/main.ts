@@ -4,6 +4,7 @@
  * @module
  */
 import { DatasetIntegrityError } from "../dataset/mod.ts";
+import { describeOsError } from "../record/mod.ts";
 import { UsageError } from "./args.ts";
 
 /** Options for `runMain`. */
@@ -20,7 +21,8 @@ export interface RunMainOptions {
 /**
  * Runs a command's `main` with `Deno.args` and exits with its status. A thrown error prints one
  * `decibench: <message>` line and exits 2 for a usage-class error, 3 when the vendored dataset
- * fails its integrity check, and 1 otherwise.
+ * fails its integrity check, and 1 otherwise. A raw OS error (`File exists (os error 17): mkdir
+ * '…'`) is printed as a sentence naming the path.
  *
  * @param main The command; resolves to its exit status.
  * @param options Usage line and usage-class errors.
@@ -33,7 +35,9 @@ export async function runMain(
   try {
     Deno.exit(await main(Deno.args));
   } catch (error) {
-    console.error(`decibench: ${error instanceof Error ? error.message : String(error)}`);
+    const message = describeOsError(error) ??
+      (error instanceof Error ? error.message : String(error));
+    console.error(`decibench: ${message}`);
     if (error instanceof UsageError) console.error(options.usage);
     const usage = error instanceof UsageError ||
       (options.usageErrors ?? []).some((kind) => error instanceof kind);

@@ -7,7 +7,8 @@ import type { Question } from "../dataset/mod.ts";
 import type { CaseError } from "./errors.ts";
 import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
-import { send } from "./transport.ts";
+import { redact } from "./redact.ts";
+import { send, type SendResult } from "./transport.ts";
 
 /** Options for `askCase`. */
 export interface AskOptions {
@@ -21,6 +22,18 @@ export interface AskOptions {
   backoffMs?: number | undefined;
   /** Caller's abort signal. @default undefined */
   signal?: AbortSignal | undefined;
+  /** The environment variable the key comes from, for the authentication message. @default undefined */
+  keyVariable?: string | undefined;
+}
+
+/** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
+export interface NotAReply {
+  /** HTTP status. */
+  status: number;
+  /** The `Content-Type` header, or null when absent. */
+  contentType: string | null;
+  /** The first 80 characters of the body (key redacted). */
+  start: string;
 }
 
 /** What asking one case produced. */
@@ -35,6 +48,8 @@ export interface CaseOutcome {
   attempts: number;
   /** Latency of the last attempt that got a response, or null. */
   latencyMs: number | null;
+  /** Set when the reply is not of the engine's wire format at all (the error is `malformed`). */
+  notAReply?: NotAReply | undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -75,26 +90,36 @@ export async function askCase(
   let latencyMs: number | null = null;
   for (;;) {
     attempts++;
+    let result: SendResult | undefined;
     try {
       const sendOptions = {
         apiKey: options.apiKey,
         timeoutMs: options.timeoutMs,
         signal,
         ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
+        keyVariable: options.keyVariable,
       };
-      const result = await send(request, sendOptions);
+      result = await send(request, sendOptions);
       latencyMs = result.latencyMs;
       const reply = engine.parse(result.body, questions);
       return { reply, error: null, fatal: false, attempts, latencyMs };
     } catch (error) {
       if (error instanceof AnswerValidationError) {
-        return {
+        const outcome: CaseOutcome = {
           reply: null,
           error: { kind: "malformed", message: error.message, status: null },
           fatal: false,
           attempts,
           latencyMs,
         };
+        if (error.notAReply && result !== undefined) {
+          outcome.notAReply = {
+            status: result.status,
+            contentType: result.contentType,
+            start: redact(result.body.slice(0, 80), [options.apiKey]),
+          };
+        }
+        return outcome;
       }
       if (!(error instanceof EndpointError)) throw error;
       if (error.transient && attempts <= retries) {

@@ -200,7 +200,9 @@ export function clefErrorInfo(_status: number, body: string): EngineErrorInfo | 
  */
 export function parseClefReply(body: unknown, questions: Record<string, Question>): EngineReply {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new AnswerValidationError(["reply: expected Cloudflare's {result, success} envelope"]);
+    throw new AnswerValidationError(["reply: expected Cloudflare's {result, success} envelope"], {
+      notAReply: true,
+    });
   }
   const envelope = body as { result?: unknown; success?: unknown };
   if (envelope.success === false) {
@@ -218,10 +220,12 @@ export function parseClefReply(body: unknown, questions: Record<string, Question
   if (envelope.success !== true) {
     throw new AnswerValidationError([
       `success: expected true or false, got ${JSON.stringify(envelope.success)}`,
-    ]);
+    ], { notAReply: envelope.success === undefined });
   }
   if (typeof envelope.result !== "object" || envelope.result === null) {
-    throw new AnswerValidationError(["result: expected the System One response object"]);
+    throw new AnswerValidationError(["result: expected the System One response object"], {
+      notAReply: true,
+    });
   }
   return parseSystemOneReply(envelope.result, questions, { decimals: CLEF_DECIMALS });
 }

@@ -97,17 +97,31 @@ export class EndpointError extends Error {
   }
 }
 
+/** Options of an {@linkcode AnswerValidationError}. */
+export interface AnswerValidationOptions {
+  /**
+   * True when the body is not a reply of the engine's wire format at all (not JSON, or JSON
+   * without its envelope, such as System One's `answers`): the server is likely not a decision
+   * model. False for a reply of the right shape whose answers break the rules.
+   * @default false
+   */
+  notAReply?: boolean;
+}
+
 /** A reply was received but its answers break the wire format. */
 export class AnswerValidationError extends Error {
   /** Every problem found, each naming the question and field. */
   readonly issues: string[];
+  /** True when the body is not a reply of the engine's wire format at all. */
+  readonly notAReply: boolean;
 
   /**
    * Creates an answer validation error.
    *
    * @param issues The problems found (at least one).
+   * @param options Whether the body is not a reply of the wire format at all.
    */
-  constructor(issues: string[]) {
+  constructor(issues: string[], options: AnswerValidationOptions = {}) {
     super(
       `Cannot accept the answers: ${issues.slice(0, 3).join("; ")}${
         issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""
@@ -115,6 +129,7 @@ export class AnswerValidationError extends Error {
     );
     this.name = "AnswerValidationError";
     this.issues = issues;
+    this.notAReply = options.notAReply ?? false;
   }
 }
 

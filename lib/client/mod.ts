@@ -19,6 +19,7 @@ export {
 export * from "./systemone.ts";
 export * from "./transport.ts";
 export * from "./ask.ts";
+export * from "./not_a_server.ts";
 export * from "./pool.ts";
 export * from "./url.ts";
 export * from "./redact.ts";

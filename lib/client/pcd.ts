@@ -204,11 +204,14 @@ function parseField(
  * ```
  */
 export function parsePcdReply(body: unknown, questions: Record<string, Question>): EngineReply {
-  if (!isObject(body)) throw new AnswerValidationError(["reply: expected a JSON object"]);
+  if (!isObject(body)) {
+    throw new AnswerValidationError(["reply: expected a JSON object"], { notAReply: true });
+  }
   if (!isObject(body.fields)) {
+    // Without `fields` the body is not a pcdServer reply at all.
     throw new AnswerValidationError([
       `fields: ${body.fields === undefined ? "missing" : "expected an object of fields by name"}`,
-    ]);
+    ], { notAReply: true });
   }
   const issues: string[] = [];
   const answers: Record<string, NormalizedAnswer> = {};

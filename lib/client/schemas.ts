@@ -217,8 +217,12 @@ function looksLikeReply(body: unknown): body is SystemOneReply {
 function strictEnvelope(body: unknown): SystemOneReply {
   const envelope = SystemOneReplySchema.safeParse(body);
   if (!envelope.success) {
+    // Without an `answers` object the body is not a System One reply at all.
+    const answers = (body as { answers?: unknown } | null)?.answers;
+    const notAReply = typeof answers !== "object" || answers === null || Array.isArray(answers);
     throw new AnswerValidationError(
       envelope.error.issues.map((i) => `${i.path.join(".") || "reply"}: ${i.message}`),
+      { notAReply },
     );
   }
   return envelope.data;
@@ -268,7 +272,7 @@ export function parseSystemOneReply(
  *
  * @param text Body text.
  * @returns The parsed value.
- * @throws {AnswerValidationError} When the text is not JSON.
+ * @throws {AnswerValidationError} When the text is not JSON (`notAReply`).
  */
 export function parseJsonBody(text: string): unknown {
   try {
@@ -278,6 +282,6 @@ export function parseJsonBody(text: string): unknown {
       `reply: body is not valid JSON (${text.length} bytes, starts ${
         JSON.stringify(text.slice(0, 40))
       })`,
-    ]);
+    ], { notAReply: true });
   }
 }

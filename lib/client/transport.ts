@@ -21,6 +21,12 @@ export interface SendOptions {
    * @default undefined (kind from the HTTP status, message from `error.message`, `errors[0].message` or `message`)
    */
   classifyError?: (status: number, body: string) => EngineErrorInfo | undefined;
+  /**
+   * The environment variable the key comes from (the workflow's `apiKeyEnv`), named in the
+   * message when the server refuses the request (401/403).
+   * @default undefined (the workflow names no key variable)
+   */
+  keyVariable?: string | undefined;
 }
 
 /** A 2xx response. */
@@ -29,6 +35,8 @@ export interface SendResult {
   status: number;
   /** Body text. */
   body: string;
+  /** The `Content-Type` header, or null when absent. */
+  contentType: string | null;
   /** Milliseconds from sending to the end of the body. */
   latencyMs: number;
 }
@@ -46,6 +54,19 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
   if (!Number.isFinite(ms)) return null;
   return Math.min(Math.max(ms, 0), 60_000);
+}
+
+/**
+ * The reason a request got no response, without the URL Deno repeats in it: fetch's own message
+ * is "fetch failed", its cause "error sending request for url (…): client error (Connect): tcp
+ * connect error: Connection refused (os error 111)".
+ */
+function networkDetail(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  const text = (cause || error.message).replace(/^error sending request for url \([^)]*\): /, "");
+  const connect = text.lastIndexOf("(Connect): ");
+  return connect >= 0 ? text.slice(connect + "(Connect): ".length) : text;
 }
 
 function errorText(body: string): string {
@@ -101,14 +122,17 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
     if (timedOut) {
       throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
     }
-    const detail = redact(error instanceof Error ? error.message : String(error), [apiKey]);
+    const detail = redact(networkDetail(error), [apiKey]);
     throw new EndpointError("network", `Cannot reach "${where}": ${detail.slice(0, 200)}`);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
   const latencyMs = performance.now() - started;
-  if (response.ok) return { status: response.status, body, latencyMs };
+  if (response.ok) {
+    const contentType = response.headers.get("content-type");
+    return { status: response.status, body, contentType, latencyMs };
+  }
   const where = safeUrl(request.url);
   const info = options.classifyError?.(response.status, body);
   // 402: the account has no credit left (OpenRouter); no later request can succeed either.
@@ -126,8 +150,10 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
         `(HTTP ${response.status}); llama.cpp's llama-server exposes /v1/systemone from b11361 ` +
         `with a decision model loaded — check --base-url and the server version`;
   } else if (kind === "authentication") {
-    message = `Cannot authenticate to "${where}" (HTTP ${response.status}): ${quoted}; set the ` +
-      `API key in the environment variable the workflow names in endpoint.apiKeyEnv`;
+    message = authenticationMessage(where, response.status, quoted, {
+      sent: apiKey !== undefined && apiKey !== "",
+      keyVariable: options.keyVariable,
+    });
   }
   throw new EndpointError(kind, message, {
     status: response.status,
@@ -135,4 +161,33 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
     fatal: noCredit ? true : info?.fatal,
     retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
   });
+}
+
+/**
+ * The message for a refused request (401/403): which key variable was used or is missing, and
+ * what to do. The server's own words follow in parentheses (already redacted).
+ *
+ * @param where The URL without credentials.
+ * @param status The HTTP status.
+ * @param quoted The server's message, redacted and clipped.
+ * @param key Whether a key was sent and the variable it comes from.
+ * @returns The message.
+ */
+function authenticationMessage(
+  where: string,
+  status: number,
+  quoted: string,
+  key: { sent: boolean; keyVariable: string | undefined },
+): string {
+  const server = quoted.trim() ? ` (the server said: ${JSON.stringify(quoted.trim())})` : "";
+  const name = key.keyVariable;
+  const what = name === undefined
+    ? key.sent
+      ? `the API key was rejected (HTTP ${status}); pass a key the server accepts`
+      : `no API key was sent (HTTP ${status}): the workflow names no key variable; name one in ` +
+        `endpoint.apiKeyEnv and export it with the server's key`
+    : key.sent
+    ? `${name} was rejected (HTTP ${status}); set ${name} to a key the server accepts`
+    : `${name} is not set (HTTP ${status}); export ${name} with the server's API key`;
+  return `Cannot authenticate to "${where}": ${what}${server}`;
 }

@@ -13,6 +13,15 @@ import { safeUrl } from "./redact.ts";
  * @throws {TypeError} When the URL is unparseable, not http(s), or carries credentials.
  */
 export function parseBaseUrl(base: string): URL {
+  // "localhost:8080" parses as scheme "localhost:"; it is a host and port without a scheme.
+  const hostPort = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})(\/[^\s]*)?$/.exec(base);
+  if (hostPort) {
+    throw new TypeError(
+      `Cannot use base URL "${hostPort[1]}:${
+        hostPort[2]
+      }": it has no scheme; did you mean "http://${hostPort[1]}:${hostPort[2]}"?`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(base);

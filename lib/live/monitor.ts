@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseBaseUrl, safeUrl } from "../client/mod.ts";
+import { parseBaseUrl, safeUrl, watchReplies } from "../client/mod.ts";
 import { attribution, type Case } from "../dataset/mod.ts";
 import { shuffle } from "../metrics/mod.ts";
 import {
@@ -125,8 +125,8 @@ function fatalMessage(endpoint: PreparedEndpoint, result: ProbeResult): string {
       `loaded — check --base-url and the server version`;
   }
   if (error?.kind === "authentication") {
-    return `Cannot monitor "${url}": the server refused the API key${http}; set it in the ` +
-      `environment variable the workflow names in endpoint.apiKeyEnv`;
+    // The transport's message names the key variable used or missing, and the fix.
+    return error.message.replace(/^Cannot authenticate to /, "Cannot monitor ");
   }
   return `Cannot monitor "${url}": ${error?.message ?? "the server refused the request"}`;
 }
@@ -206,7 +206,11 @@ export async function runMonitor(
     );
     let nextScrape = 0;
     let sent = 0;
+    let answered = 0;
+    let lastError = null as string | null; // set inside step()
     let session = 0;
+    // A server answering 200 with something else (a web page) stops the monitor.
+    const replies = watchReplies(endpoint.engine.name, safeUrl(endpointUrl), { action: "monitor" });
 
     const scrape = async (): Promise<void> => {
       if (metricsUrl === null || Date.now() < nextScrape) return;
@@ -236,6 +240,10 @@ export async function runMonitor(
         throw error;
       }
       if (result.fatal) return fatalMessage(endpoint, result);
+      const notAServer = replies.observe(result.outcome);
+      if (notAServer !== null) return notAServer;
+      if (result.probe.error === null) answered++;
+      else lastError = `${result.probe.error.kind}: ${result.probe.error.message}`;
       if (generation === session) state = addProbe(state, result.probe, Date.now());
       await scrape();
       finalState = state;
@@ -283,6 +291,20 @@ export async function runMonitor(
       const fatal = await step();
       if (fatal !== null) return { code: 1, message: fatal, probes: sent };
       if (!signal.aborted) render();
+    }
+    if (!signal.aborted && answered === 0) {
+      // `--probes N` reached and not one answer: the monitor saw no model.
+      return {
+        code: 1,
+        message: `Cannot monitor "${
+          safeUrl(endpointUrl)
+        }": none of the ${sent} probes got an answer${
+          lastError
+            ? ` (last: ${lastError.replace(/Cannot reach "[^"]*": | from "[^"]*"/, "")})`
+            : ""
+        }`,
+        probes: sent,
+      };
     }
     return { code: 0, message: null, probes: sent };
   } finally {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { askCase, redact, safeUrl, tryBuild } from "../client/mod.ts";
+import { askCase, type CaseOutcome, redact, safeUrl, tryBuild } from "../client/mod.ts";
 import type { Case } from "../dataset/mod.ts";
 import { decisionRecords } from "../record/mod.ts";
 import type { PreparedEndpoint } from "../workflow/mod.ts";
@@ -37,6 +37,8 @@ export interface ProbeResult {
   probe: Probe;
   /** True when the server does not serve decision models or refuses the key. */
   fatal: boolean;
+  /** What asking the case produced (reply, error, whether the body was a reply at all). */
+  outcome: CaseOutcome;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function probeCase(
     timeoutMs: endpoint.spec.timeoutMs,
     retries: options.retries ?? 0,
     signal: options.signal,
+    keyVariable: endpoint.spec.apiKeyEnv,
   });
   const records = decisionRecords(item, outcome);
   const text = typeof item.state === "string" ? item.state : JSON.stringify(item.state);
@@ -81,6 +84,7 @@ export async function probeCase(
       attempts: outcome.attempts,
     },
     fatal: outcome.fatal,
+    outcome,
   };
 }
 

@@ -12,3 +12,7 @@ export * from "./fingerprint.ts";
 export * from "./load.ts";
 export * from "./resume.ts";
 export * from "./sqlite_index.ts";
+export * from "./fs_errors.ts";
+export * from "./resume_command.ts";
+export * from "./run_dir.ts";
+export * from "./run_id.ts";

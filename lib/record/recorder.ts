@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
 /** Writes one run directory. */
@@ -76,7 +77,7 @@ export class RunRecorder {
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
           `Cannot write "${this.decisionsPath}": ${reason}; every case answered before this one ` +
-            `is kept — free disk space, then finish the run with --resume "${this.dir}"`,
+            `is kept — free disk space, then finish the run with ${resumeCommand(this.dir)}`,
         );
       }
       return Promise.resolve();
@@ -115,15 +116,23 @@ export class RunRecorder {
 }
 
 /**
- * Writes a file atomically: a temp file beside it, then rename.
+ * Writes a file atomically: a temp file beside it, then rename. On failure the temp file is
+ * removed and the error rethrown.
  *
  * @param path Target path.
  * @param text Content.
+ * @throws {Deno.errors.NotFound} When the folder does not exist (and other file-system errors).
  */
 export async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    // No stray temp file when the write or the rename fails (a folder at `path`, a full disk).
+    await Deno.remove(tmp).catch(() => {});
+    throw error;
+  }
 }
 
 /**

@@ -23,6 +23,16 @@ export interface SpecDifference {
   hint: string;
 }
 
+/** Options for `specDifferences`. */
+export interface SpecDifferencesOptions {
+  /**
+   * The endpoint may differ (and with it the fingerprint): a run with no answered case, e.g. one
+   * started with a wrong `--base-url`, is resumed against the right one.
+   * @default false
+   */
+  endpointMayChange?: boolean;
+}
+
 /**
  * The configuration fields that differ between a recorded run and the current configuration: the
  * fields the fingerprint covers (dataset id and revision — for a user question set its file's
@@ -31,6 +41,7 @@ export interface SpecDifference {
  *
  * @param recorded The spec in the run's `run.json`.
  * @param current The spec the current command would run.
+ * @param options Whether the endpoint may change.
  * @returns The differences, in a fixed order; empty when none.
  * @example
  * ```ts ignore
@@ -38,10 +49,15 @@ export interface SpecDifference {
  * specDifferences(recorded.spec, current).map((d) => d.field); // ["model"]
  * ```
  */
-export function specDifferences(recorded: RunSpec, current: RunSpec): SpecDifference[] {
+export function specDifferences(
+  recorded: RunSpec,
+  current: RunSpec,
+  options: SpecDifferencesOptions = {},
+): SpecDifference[] {
   const out: SpecDifference[] = [];
+  const mayChange = new Set(options.endpointMayChange ? ["endpoint", "fingerprint"] : []);
   const check = (field: string, a: string, b: string, hint: string): void => {
-    if (a !== b) out.push({ field, recorded: a, current: b, hint });
+    if (a !== b && !mayChange.has(field)) out.push({ field, recorded: a, current: b, hint });
   };
   const fileSet = (s: RunSpec) => (s.question_set?.kind === "file" ? s.question_set : undefined);
   const recordedFile = fileSet(recorded);

@@ -199,6 +199,7 @@ export const RunSpecSchema = z.object({
   workflow: z.string(),
   workflow_file: z.string().nullable(),
   endpoint: z.string(),
+  base_url: z.string().nullable().optional(),
   endpoint_name: z.string().nullable(),
   engine: z.string(),
   model: z.string(),
@@ -227,6 +228,11 @@ export interface RunSpec {
   workflow_file: string | null;
   /** Endpoint identity: `scheme://host:port/path` (no credentials) or `embedded:reference/…`. */
   endpoint: string;
+  /**
+   * The base URL called, without credentials, query or fragment (null for the embedded server;
+   * absent in runs recorded before it was added). `--resume DIR` calls it again.
+   */
+  base_url?: string | null | undefined;
   /** Endpoint name when the workflow names it, else null. */
   endpoint_name: string | null;
   /** Engine (wire format) name, e.g. `systemone`. */

@@ -26,23 +26,38 @@ export interface ChartOptions {
   referencePoints?: boolean | undefined;
 }
 
-const CORRECT = "#2f8f5b";
-const WRONG = "#c8553d";
+/**
+ * Colours for correct and wrong answers: blue and orange from Okabe & Ito's palette, told apart
+ * with every common form of colour blindness (unlike green against red).
+ */
+export const OUTCOME_COLORS: Readonly<{ correct: string; wrong: string }> = {
+  correct: "#0072b2",
+  wrong: "#e69f00",
+};
 const BAR = "#4a7fb5";
+/** Largest dot radius of the reliability diagram, in px. */
+const DOT_MAX = 14;
+
+/** Font size of every chart text, tick labels included, in px. */
+const FONT_SIZE = 12;
+/** Font size of labels drawn on the marks (values, `n=`), in px. */
+const LABEL_SIZE = 11;
 
 type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
 
 function render(options: Plot.PlotOptions): string {
   const window = parseHTML("<!doctype html><html><head></head><body></body></html>");
   const document = (window as unknown as { document: PlotDocument }).document;
-  const node = Plot.plot({ ...options, document });
+  // Plot draws at 10 px by default; the inline style sets every text, ticks included.
+  const node = Plot.plot({ ...options, style: { fontSize: `${FONT_SIZE}px` }, document });
   return (node as unknown as { outerHTML: string }).outerHTML;
 }
 
 /**
  * A reliability diagram: per confidence bin, the accuracy (bar over the bin) and the mean
  * confidence against accuracy (dot sized by the number of decisions), with the diagonal of perfect
- * calibration.
+ * calibration. Each bin's `n=` label sits above the plot area, which is inset at the top by more
+ * than the largest dot's radius, so no label covers a dot.
  *
  * @param rows The reliability table (non-empty bins).
  * @param options Width.
@@ -55,11 +70,18 @@ export function reliabilityChart(
   const data = rows.map((r) => ({ ...r, label: `n=${r.n}` }));
   return render({
     width: options.width ?? 640,
-    height: 420,
+    height: 440,
+    marginTop: 36,
     marginBottom: 40,
     x: { domain: [0, 1], label: "confidence (top probability) →", tickFormat: ".1f" },
-    y: { domain: [0, 1], label: "↑ accuracy", tickFormat: ".1f", grid: true },
-    r: { range: [3, 14] },
+    y: {
+      domain: [0, 1],
+      label: "↑ accuracy",
+      tickFormat: ".1f",
+      grid: true,
+      insetTop: DOT_MAX + 2,
+    },
+    r: { range: [3, DOT_MAX] },
     marks: [
       Plot.rect(data, {
         x1: "lower",
@@ -91,10 +113,10 @@ export function reliabilityChart(
       }),
       Plot.text(data, {
         x: (d: ReliabilityRow) => (d.lower + d.upper) / 2,
-        y: "accuracy",
         text: "label",
-        dy: -12,
-        fontSize: 9,
+        frameAnchor: "top",
+        dy: -8,
+        fontSize: LABEL_SIZE,
       }),
       Plot.frame({ stroke: "#ccc" }),
     ],
@@ -124,8 +146,8 @@ export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptio
   return render({
     width: options.width ?? 640,
     height: 50 + 26 * data.length,
-    marginLeft: Math.min(320, 12 + longest * 6.2),
-    marginRight: 56,
+    marginLeft: Math.min(360, 12 + longest * FONT_SIZE * 0.62),
+    marginRight: 64,
     x: { domain: [0, 1], label: "accuracy →", tickFormat: "%", grid: true },
     y: { domain: data.map((d) => d.key), label: null },
     marks: [
@@ -164,7 +186,7 @@ export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptio
         text: (d: Row) => pctText(d.accuracy),
         textAnchor: "start",
         dx: 4,
-        fontSize: 9,
+        fontSize: LABEL_SIZE,
       }),
       ...(options.referencePoints === false ? [] : [
         Plot.ruleX([PRIOR_ACCURACY, TEACHER_AGREEMENT], { stroke: "#999", strokeDasharray: "3,3" }),
@@ -173,7 +195,7 @@ export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptio
             { x: PRIOR_ACCURACY, label: "prior" },
             { x: TEACHER_AGREEMENT, label: "teacher" },
           ],
-          { x: "x", text: "label", frameAnchor: "top", dy: -8, fontSize: 9, fill: "#666" },
+          { x: "x", text: "label", frameAnchor: "top", dy: -8, fontSize: LABEL_SIZE, fill: "#555" },
         ),
       ]),
     ],
@@ -190,7 +212,7 @@ export interface HistogramInput {
 
 /**
  * A histogram of top-label confidence over answered decisions, in 20 bins of 0.05, stacked by
- * whether the decision was correct (green) or wrong (red).
+ * whether the decision was correct (blue) or wrong (orange): {@linkcode OUTCOME_COLORS}.
  *
  * @param records Decisions.
  * @param options Width.
@@ -211,7 +233,10 @@ export function confidenceHistogram(
     height: 300,
     x: { domain: [0, 1], label: "confidence (top probability) →", tickFormat: ".1f" },
     y: { label: "↑ decisions", grid: true },
-    color: { domain: ["correct", "wrong"], range: [CORRECT, WRONG] },
+    color: {
+      domain: ["correct", "wrong"],
+      range: [OUTCOME_COLORS.correct, OUTCOME_COLORS.wrong],
+    },
     marks: [
       Plot.rectY(
         data,

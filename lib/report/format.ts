@@ -68,8 +68,32 @@ export function metricInterval(metric: MetricBase, value: Interval | null | unde
 export interface TableOptions {
   /** Render as a Markdown table instead of aligned text. @default false */
   markdown?: boolean | undefined;
-  /** Columns (by index) aligned right. @default every column but the first */
+  /** Columns (by index) aligned right. @default the numeric columns (see `numericColumns`) */
   right?: readonly number[] | undefined;
+}
+
+const NUMERIC_CELL = /^(?:[-+]?\d[\d,]*(?:\.\d+)?%?|n\/a|—|\[[-\d., ]*\])$/;
+
+/**
+ * The columns whose cells are all numbers (counts, fractions, percentages, `[lo, hi]` intervals,
+ * `n/a`, ignoring empty cells): they align right, text columns align left.
+ *
+ * @param rows Cells.
+ * @returns Column indexes.
+ * @example
+ * ```ts
+ * import { numericColumns } from "./format.ts";
+ * numericColumns([["c1", "q1", "0.950", "[1.0, 2.0]"], ["c2", "q2", "n/a", ""]]); // [2, 3]
+ * ```
+ */
+export function numericColumns(rows: readonly (readonly string[])[]): number[] {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  const out: number[] = [];
+  for (let i = 0; i < width; i++) {
+    const cells = rows.map((r) => r[i] ?? "").filter((c) => c !== "");
+    if (cells.length && cells.every((c) => NUMERIC_CELL.test(c))) out.push(i);
+  }
+  return out;
 }
 
 /**
@@ -85,7 +109,7 @@ export function table(
   rows: readonly (readonly string[])[],
   options: TableOptions = {},
 ): string {
-  const right = new Set(options.right ?? header.map((_, i) => i).slice(1));
+  const right = new Set(options.right ?? numericColumns(rows));
   if (options.markdown) {
     const esc = (s: string) => s.replace(/\|/g, "\\|");
     const lines = [
@@ -101,4 +125,30 @@ export function table(
       "  ",
     ).trimEnd();
   return [line(header), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The decision counts of a run as a sentence: "2000 decisions, 1990 answered, 10 errors
+ * (400 cases)", or with the cases never asked: "25 decisions, 0 answered, 25 errors; 3 of 8
+ * cases not asked".
+ *
+ * @param counts Decisions recorded, answered and errored.
+ * @param cases Cases selected and cases with a recorded decision.
+ * @returns The text.
+ */
+export function decisionCounts(
+  counts: { decisions: number; answered: number; errors: number },
+  cases: { selected: number; asked: number },
+): string {
+  const head = `${plural(counts.decisions, "decision")}, ${counts.answered} answered, ${
+    plural(counts.errors, "error")
+  }`;
+  const unasked = cases.selected - cases.asked;
+  return unasked > 0
+    ? `${head}; ${unasked} of ${plural(cases.selected, "case")} not asked`
+    : `${head} (${plural(cases.selected, "case")})`;
 }

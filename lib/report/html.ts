@@ -8,17 +8,17 @@
 import {
   breakdownData,
   disagreementData,
-  errorKindData,
   headlineData,
   reliabilityData,
   type TableData,
   thresholdData,
 } from "./tables.ts";
+import { errorKindData } from "./errors.ts";
 import { attribution } from "../dataset/mod.ts";
 import { COLUMN_METRICS } from "../metrics/mod.ts";
+import { accuracyChart, confidenceHistogram, OUTCOME_COLORS, reliabilityChart } from "./charts.ts";
+import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import { protocolNote, runRating } from "./protocol.ts";
-import { accuracyChart, confidenceHistogram, reliabilityChart } from "./charts.ts";
-import { metricInterval, metricText, num } from "./format.ts";
 import type { RunReport } from "./model.ts";
 
 /** Options for `htmlReport`. */
@@ -42,22 +42,19 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, "&#39;");
 }
 
-function htmlTable(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-  numeric = true,
-): string {
-  const head = header.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
+function htmlTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  // Numbers align right, text left.
+  const numeric = new Set(numericColumns(rows));
+  const cls = (i: number) => numeric.has(i) ? ' class="n"' : "";
+  const head = header.map((h, i) => `<th${cls(i)}>${escapeHtml(h)}</th>`).join("");
   const body = rows.map((r) =>
-    `<tr>${
-      r.map((c, i) => `<td${numeric && i > 0 ? ' class="n"' : ""}>${escapeHtml(c)}</td>`).join("")
-    }</tr>`
+    `<tr>${r.map((c, i) => `<td${cls(i)}>${escapeHtml(c)}</td>`).join("")}</tr>`
   ).join("\n");
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function htmlData(data: TableData, numeric = true): string {
-  return htmlTable(data.header, data.rows, numeric);
+function htmlData(data: TableData): string {
+  return htmlTable(data.header, data.rows);
 }
 
 const STYLE = `
@@ -73,7 +70,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 figure { margin: 0; } figcaption { color: #5a6472; font-size: 12px; margin-top: 4px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #eef0f2; text-align: left; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .note { background: #f6f8fa; border-left: 3px solid #4a7fb5; padding: 8px 12px; }
 .warn { background: #fff6e5; border-left: 3px solid #d08a00; padding: 8px 12px; }
 .legend i { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }
@@ -122,6 +119,17 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
   if (run.fatal) out.push(`<p class="warn">Stopped early: ${e(run.fatal)}</p>`);
   const note = protocolNote(run.spec);
   if (note !== null) out.push(`<p class="warn"><b>Question set.</b> ${e(note)}</p>`);
+  // Why decisions failed; first of all when nothing was answered (and then no empty chart).
+  const errors = errorKindData(records);
+  const errorSection = errors.rows.length ? ["<h2>Errors by kind</h2>", htmlData(errors)] : [];
+  const charts = summary.answered > 0;
+  if (!charts) {
+    out.push(...errorSection);
+    out.push(
+      '<p class="warn">No decision was answered, so there is nothing to chart and every metric is ' +
+        "n/a; the errors above say why.</p>",
+    );
+  }
   if (!run.spec.calibrated) {
     out.push(
       '<p class="warn"><b>Uncalibrated engine.</b> Its probabilities are a raw softmax: confidence ' +
@@ -140,25 +148,30 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       : '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Errors count ' +
         "as misses; KL, Brier and ECE cover answered decisions.</p>",
   );
+  if (charts) out.push(...errorSection);
   out.push("<h2>Metrics</h2>", htmlData(headlineData(summary)));
   const thresholds = thresholdData(run);
   if (thresholds.rows.length) out.push("<h2>Thresholds</h2>", htmlData(thresholds));
 
+  out.push("<h2>Accuracy</h2>");
+  if (charts) {
+    out.push(
+      '<div class="grid">',
+      `<figure>${
+        accuracyChart(byWorkflow, { referencePoints: cardProtocol })
+      }<figcaption>Accuracy by workflow with 95% intervals` +
+        "</figcaption></figure>",
+      `<figure>${
+        accuracyChart(byType, { referencePoints: cardProtocol })
+      }<figcaption>Accuracy by question type with 95% intervals` +
+        "</figcaption></figure>",
+      "</div>",
+      `<figure>${
+        accuracyChart(byQuestion, { width: 1000, referencePoints: cardProtocol })
+      }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
+    );
+  }
   out.push(
-    "<h2>Accuracy</h2>",
-    '<div class="grid">',
-    `<figure>${
-      accuracyChart(byWorkflow, { referencePoints: cardProtocol })
-    }<figcaption>Accuracy by workflow with 95% intervals` +
-      "</figcaption></figure>",
-    `<figure>${
-      accuracyChart(byType, { referencePoints: cardProtocol })
-    }<figcaption>Accuracy by question type with 95% intervals` +
-      "</figcaption></figure>",
-    "</div>",
-    `<figure>${
-      accuracyChart(byQuestion, { width: 1000, referencePoints: cardProtocol })
-    }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
     "<h3>By question type</h3>",
     htmlData(breakdownData(byType)),
     "<h3>By workflow</h3>",
@@ -166,19 +179,23 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
     "<h3>By question</h3>",
     htmlData(breakdownData(byQuestion)),
   );
+  out.push("<h2>Calibration</h2>");
+  if (charts) {
+    out.push(
+      '<div class="grid">',
+      `<figure>${
+        reliabilityChart(summary.reliability)
+      }<figcaption>Reliability diagram: accuracy per confidence bin (bars), mean confidence against ` +
+        "accuracy (dots sized by decisions); the dashed diagonal is perfect calibration.</figcaption>" +
+        "</figure>",
+      `<figure>${
+        confidenceHistogram(records)
+      }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
+        `<i style="background:${OUTCOME_COLORS.wrong}"></i>wrong</figcaption></figure>`,
+      "</div>",
+    );
+  }
   out.push(
-    "<h2>Calibration</h2>",
-    '<div class="grid">',
-    `<figure>${
-      reliabilityChart(summary.reliability)
-    }<figcaption>Reliability diagram: accuracy per confidence bin (bars), mean confidence against ` +
-      "accuracy (dots sized by decisions); the dashed diagonal is perfect calibration.</figcaption>" +
-      "</figure>",
-    `<figure>${
-      confidenceHistogram(records)
-    }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:#2f8f5b"></i>correct` +
-      '<i style="background:#c8553d"></i>wrong</figcaption></figure>',
-    "</div>",
     `<p>ECE ${
       e(num(summary.metrics.ece))
     }: the standard top-label ECE over 10 equal-width bins (empty bins skipped). The dataset ` +
@@ -196,12 +213,10 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         : "No request answered."
     }</p>`,
   );
-  const errors = errorKindData(records);
-  if (errors.rows.length) out.push("<h2>Errors</h2>", htmlData(errors));
   const wrong = disagreementData(records, options.disagreements ?? 20);
   out.push(
     "<h2>Most confident disagreements with gold</h2>",
-    wrong.rows.length ? htmlData(wrong, false) : "<p>None.</p>",
+    wrong.rows.length ? htmlData(wrong) : "<p>None.</p>",
   );
   out.push(
     '<p>The trace of every decision, with the predicted and gold distributions in the same option order, is in <a href="report.md">report.md</a> beside this file.</p>',

@@ -26,7 +26,7 @@ Deno.test("`htmlReport()` inlines its charts as SVG, escapes run text and loads 
   assert.ok(!html.includes("c<2>"));
   assert.ok(html.includes("Stopped early: Cannot reach &lt;server&gt;"));
   assert.doesNotMatch(html, /<script|<link|\bsrc=/i);
-  assert.match(html, /<h2>Errors<\/h2>/);
+  assert.match(html, /<h2>Errors by kind<\/h2>/);
 });
 
 Deno.test("`escapeHtml()` escapes the five HTML-special characters", () => {

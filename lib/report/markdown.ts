@@ -6,11 +6,12 @@
  */
 import { attribution } from "../dataset/mod.ts";
 import type { RunJson } from "../record/mod.ts";
-import { num, table } from "./format.ts";
+import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
 import { protocolNote, runRating } from "./protocol.ts";
 import { breakdownTable, reliabilityText } from "./terminal.ts";
-import { disagreementData, errorKindData, headlineData, thresholdData } from "./tables.ts";
+import { disagreementData, headlineData, thresholdData } from "./tables.ts";
+import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 
 /** Options for `markdownReport`. */
@@ -80,12 +81,24 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
       ],
       [
         "decisions",
-        `${summary.decisions} (${summary.answered} answered, ${summary.errors} errors)`,
+        decisionCounts(summary, {
+          selected: run.spec.cases,
+          asked: new Set(records.map((r) => r.case)).size,
+        }),
       ],
       ...sessionRows(run),
     ], { markdown: true, right: [] }),
     "",
   );
+  // Why decisions failed; first of all when nothing was answered.
+  const errors = errorKindData(records);
+  const errorSection = errors.rows.length
+    ? ["## Errors by kind", "", table(errors.header, errors.rows, { markdown: true }), ""]
+    : [];
+  if (summary.answered === 0) {
+    out.push(...errorSection);
+    out.push("No decision was answered, so every metric below is n/a.", "");
+  }
   out.push("## Headline", "");
   const headline = headlineData(summary);
   out.push(table(headline.header, headline.rows, { markdown: true }), "");
@@ -117,6 +130,7 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
   if (warnings.length) {
     out.push("> **Answer warnings.** " + warnings.join("; ") + ".", "");
   }
+  if (summary.answered > 0) out.push(...errorSection);
   const thresholds = thresholdData(run);
   if (thresholds.rows.length) {
     out.push("## Thresholds", "");
@@ -148,10 +162,6 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
       : "No request answered.",
     "",
   );
-  const errors = errorKindData(records);
-  if (errors.rows.length) {
-    out.push("## Errors", "", table(errors.header, errors.rows, { markdown: true }), "");
-  }
   const wrong = disagreementData(records, options.disagreements ?? 20);
   out.push("## Most confident disagreements with gold", "");
   out.push(wrong.rows.length ? table(wrong.header, wrong.rows, { markdown: true }) : "None.", "");

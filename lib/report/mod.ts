@@ -6,6 +6,7 @@
  */
 export * from "./format.ts";
 export * from "./tables.ts";
+export * from "./errors.ts";
 export * from "./model.ts";
 export * from "./terminal.ts";
 export * from "./markdown.ts";

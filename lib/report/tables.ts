@@ -115,18 +115,6 @@ export function thresholdData(run: RunJson): TableData {
 }
 
 /**
- * Failed decisions by error kind.
- *
- * @param records The run's decisions.
- * @returns The table (no rows when nothing failed).
- */
-export function errorKindData(records: readonly DecisionRecord[]): TableData {
-  const kinds = new Map<string, number>();
-  for (const r of records) if (r.error) kinds.set(r.error.kind, (kinds.get(r.error.kind) ?? 0) + 1);
-  return { header: ["kind", "decisions"], rows: [...kinds].map(([k, n]) => [k, String(n)]) };
-}
-
-/**
  * The most confident answered decisions that disagree with gold, most confident first.
  *
  * @param records The run's decisions.

@@ -7,7 +7,8 @@
 import { attribution } from "../dataset/mod.ts";
 import { type BreakdownRow, COLUMN_METRICS, type Summary } from "../metrics/mod.ts";
 import type { RunJson } from "../record/mod.ts";
-import { metricInterval, metricText, num, table } from "./format.ts";
+import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
+import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
 import { protocolNote, runRating, thresholdName } from "./protocol.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
@@ -43,22 +44,41 @@ export function reliabilityText(summary: Summary, options: ReportOptions = {}): 
   return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
 }
 
+function errorLines(records: RunReport["records"]): string[] {
+  const errors = errorKindData(records);
+  return errors.rows.length ? ["Errors by kind", table(errors.header, errors.rows), ""] : [];
+}
+
+function spaced(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join(" ");
+}
+
 /**
  * The summary block: status, rating, headline metrics with intervals, latency, tokens.
  *
  * @param run The run record.
  * @param summary Its summary.
+ * @param askedCases Cases with a recorded decision (the others were never asked).
  * @returns Lines of text.
  */
-export function summaryLines(run: RunJson, summary: Summary): string[] {
+export function summaryLines(
+  run: RunJson,
+  summary: Summary,
+  askedCases: number = run.spec.cases,
+): string[] {
   const lines = [
-    `status      ${run.status}${run.fatal ? ` — ${run.fatal}` : ""}`,
+    // The stop message itself is printed once, after the report (bench) and kept in report.md.
+    `status      ${run.status}${run.fatal ? " (stopped early)" : ""}`,
     `rating      ${runRating(run.spec, summary)}`,
-    `decisions   ${summary.decisions} (${summary.answered} answered, ${summary.errors} errors) of ${run.spec.cases} cases × questions`,
+    `decisions   ${decisionCounts(summary, { selected: run.spec.cases, asked: askedCases })}`,
     ...COLUMN_METRICS.map((m) =>
-      `${(m.short ?? m.label).padEnd(11)} ${metricText(m, summary.metrics[m.name])} ${
-        metricInterval(m, summary.intervals[m.name])
-      }${m.note ? ` (${m.note})` : ""}`
+      `${(m.short ?? m.label).padEnd(11)} ${
+        spaced(
+          metricText(m, summary.metrics[m.name]),
+          metricInterval(m, summary.intervals[m.name]),
+          m.note ? `(${m.note})` : "",
+        )
+      }`
     ),
     `confidence  ${num(summary.meanConfidence)} mean top probability`,
     `latency     ${
@@ -113,7 +133,8 @@ export function terminalReport(report: RunReport): string {
     "Reliability (answered decisions)",
     reliabilityText(summary),
     "",
-    ...summaryLines(run, summary),
+    ...errorLines(records),
+    ...summaryLines(run, summary, new Set(records.map((r) => r.case)).size),
     ...warningLines(records).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,

@@ -4,6 +4,7 @@
  * @module
  */
 import { dirname, isAbsolute, join } from "node:path";
+import { closest } from "../suggest.ts";
 import { toFileUrl } from "./_path.ts";
 import { type Workflow, WorkflowSchema } from "./schemas.ts";
 
@@ -41,14 +42,50 @@ export function validateWorkflow(value: unknown, file: string): Workflow {
   }
   const problems = result.error.issues.map((issue) => {
     const field = issue.path.length ? issue.path.join(".") : "(top level)";
-    const keys = "keys" in issue && Array.isArray(issue.keys)
-      ? ` ${issue.keys.map((k: unknown) => `"${String(k)}"`).join(", ")}`
-      : "";
-    return `field "${field}": ${issue.message}${keys}`;
+    if (issue.code === "unrecognized_keys") {
+      // Name each unknown key with its full path and the known key it most likely meant.
+      const known = knownKeys(WorkflowSchema, issue.path);
+      return issue.keys.map((key) => {
+        const guess = closest(key, known);
+        return `field "${field}" has an unknown key "${key}"${
+          guess !== undefined ? ` (did you mean "${guess}"?)` : ""
+        }`;
+      }).join("; ");
+    }
+    return `field "${field}": ${issue.message}`;
   });
   throw new WorkflowError(
     `Cannot load workflow "${file}": ${problems.join("; ")}; see README "Workflow files"`,
   );
+}
+
+/** The zod definition of a schema (zod 4 keeps it at `_zod.def`). */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, { _zod: { def: SchemaDef } }>;
+  innerType?: { _zod: { def: SchemaDef } };
+  element?: { _zod: { def: SchemaDef } };
+  options?: { _zod: { def: SchemaDef } }[];
+  in?: { _zod: { def: SchemaDef } };
+}
+
+/** The keys an object at `path` of the schema may have (every option's, for a union). */
+function knownKeys(schema: unknown, path: readonly PropertyKey[]): string[] {
+  const defsAt = (def: SchemaDef, rest: readonly PropertyKey[]): SchemaDef[] => {
+    if (def.innerType) return defsAt(def.innerType._zod.def, rest);
+    if (def.type === "pipe" && def.in) return defsAt(def.in._zod.def, rest);
+    if (def.type === "union" && def.options) {
+      return def.options.flatMap((o) => defsAt(o._zod.def, rest));
+    }
+    if (rest.length === 0) return [def];
+    const [head, ...tail] = rest;
+    if (def.type === "array" && def.element) return defsAt(def.element._zod.def, tail);
+    const child = def.type === "object" ? def.shape?.[String(head)] : undefined;
+    return child ? defsAt(child._zod.def, tail) : [];
+  };
+  const root = (schema as { _zod?: { def: SchemaDef } })._zod?.def;
+  if (!root) return [];
+  return [...new Set(defsAt(root, path).flatMap((d) => Object.keys(d.shape ?? {})))];
 }
 
 /**
@@ -72,7 +109,15 @@ export async function loadWorkflow(path: string): Promise<Workflow> {
   try {
     mod = await import(toFileUrl(path).href);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    const detail = (message.split("\n")[0] ?? "").replace(/^SyntaxError: /, "");
+    // Deno ends a parse error with "at file:///…/x.ts:LINE:COLUMN": name the place.
+    const at = /at (file:\/\/\S+?):(\d+):(\d+)\s*$/.exec(message);
+    if (at && /SyntaxError|could not be parsed/.test(message)) {
+      throw new WorkflowError(
+        `Cannot load workflow "${path}": syntax error at line ${at[2]}, column ${at[3]}: ${detail}`,
+      );
+    }
     throw new WorkflowError(`Cannot load workflow "${path}": import failed: ${detail}`);
   }
   if (!("default" in mod)) {

@@ -13,6 +13,7 @@ import {
   type Engine,
   pool,
   tryBuild,
+  watchReplies,
 } from "../client/mod.ts";
 import {
   answeredCases,
@@ -22,9 +23,12 @@ import {
   fingerprint,
   indexRun,
   type LoadedRun,
+  lockRunDir,
   openIndex,
+  resumeCommand,
   ResumeMismatchError,
   RUN_JSON_VERSION,
+  runId,
   type RunJson,
   RunRecorder,
   type RunSession,
@@ -203,8 +207,8 @@ export interface PrepareEndpointOptions {
  * @param spec The endpoint spec.
  * @param options Overrides and the question set.
  * @returns The prepared endpoint; call `close()` when done.
- * @throws {WorkflowError} When the embedded predictor cannot answer the question set.
- * @throws {Error} When a required key variable is unset or the URL is invalid.
+ * @throws {WorkflowError} When a required key variable is unset, the URL is invalid, or the
+ *   embedded predictor cannot answer the question set.
  */
 export async function prepareEndpoint(
   spec: EndpointSpec,
@@ -215,7 +219,7 @@ export async function prepareEndpoint(
   if (spec.apiKeyEnv) {
     apiKey = env(spec.apiKeyEnv) || undefined;
     if (!apiKey && spec.apiKeyRequired) {
-      throw new Error(
+      throw new WorkflowError(
         `Cannot start the run: environment variable "${spec.apiKeyEnv}" is not set; export it with the API key`,
       );
     }
@@ -261,13 +265,9 @@ export async function prepareEndpoint(
     return { spec, engine, baseUrl, model, apiKey, embedded, close };
   } catch (error) {
     await close();
-    throw error;
+    // A refused base URL (not http(s), credentials, unparseable) is the user's input to fix.
+    throw error instanceof TypeError ? new WorkflowError(error.message) : error;
   }
-}
-
-function runId(name: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${name}-${crypto.randomUUID().slice(0, 4)}`;
 }
 
 /** Options for `describeRun`. */
@@ -300,6 +300,8 @@ export async function describeRun(
     workflow: workflow.name,
     workflow_file: options.workflowFile ?? null,
     endpoint: identity,
+    // The base URL called (no credentials, query or fragment), so `--resume DIR` can call it again.
+    base_url: reference ? null : baseUrlOf(endpoint.baseUrl),
     endpoint_name: endpoint.spec.name ?? null,
     engine: endpoint.engine.name,
     model: endpoint.model,
@@ -329,6 +331,16 @@ export async function describeRun(
     seed: workflow.seed,
     ...(questionSet !== undefined ? { question_set: questionSet } : {}),
   };
+}
+
+/** A base URL without credentials, query or fragment; null when it cannot be parsed. */
+function baseUrlOf(base: string): string | null {
+  try {
+    const url = new URL(base);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -455,21 +467,29 @@ export async function runPrepared(
   let startedAt: string;
   let sessions: RunSession[] = [];
   if (prior) {
-    const differences = specDifferences(prior.run.spec, spec);
+    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
+    for (const [caseId, records] of answeredCases(prior.records, expected)) {
+      byCase.set(caseId, records);
+    }
+    // A run with no answered case (e.g. one started with a wrong --base-url) may change endpoint.
+    const differences = specDifferences(prior.run.spec, spec, {
+      endpointMayChange: byCase.size === 0,
+    });
     if (differences.length) throw new ResumeMismatchError(prior.dir, differences);
     id = prior.run.id;
     dir = prior.dir;
     startedAt = prior.run.started_at;
     sessions = [...(prior.run.sessions ?? [])];
-    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
-    for (const [caseId, records] of answeredCases(prior.records, expected)) {
-      byCase.set(caseId, records);
-    }
   } else {
     id = runId(workflow.name, sessionStarted);
     dir = options.outDir ?? join(workflow.output.dir, id);
     startedAt = sessionStarted.toISOString();
   }
+  // One writer per run directory; a new run never lands on top of another one.
+  await using _lock = await lockRunDir(dir, {
+    fresh: !prior,
+    ...(prior ? { flag: "--resume" } : {}),
+  });
   const kept = byCase.size;
   const recorder = new RunRecorder(dir);
   if (prior) {
@@ -532,6 +552,8 @@ export async function runPrepared(
   let networkStreak = 0;
   let modelReported: string | null = run.model_reported;
   const endpointName = endpoint.spec.name;
+  // A server answering 200 with something else (a web page) stops the run, as a 404 does.
+  const replies = watchReplies(endpoint.engine.name, spec.endpoint);
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -551,6 +573,7 @@ export async function runPrepared(
             retries: endpoint.spec.retries,
             backoffMs: options.backoffMs,
             signal: abandon.signal,
+            keyVariable: endpoint.spec.apiKeyEnv,
           });
       } catch (error) {
         // Abandoned after the grace period (or by a fatal stop): nothing is known, stays unasked.
@@ -588,11 +611,17 @@ export async function runPrepared(
         attempts: outcome.attempts,
         latency_ms: outcome.latencyMs,
       });
+      const notAServer = replies.observe(outcome);
+      if (notAServer !== null) stopRun(notAServer);
       if (outcome.error?.kind === "network") {
         networkStreak++;
         if (networkStreak >= unreachableAfter) {
+          // The last error names the URL too: keep only its reason.
+          const last = outcome.error.message.replace(/^Cannot reach "[^"]*": /, "");
           stopRun(
-            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${outcome.error.message}); start the server, then finish the run with --resume "${dir}"`,
+            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${last}); start the server, then finish the run with ${
+              resumeCommand(dir)
+            }`,
           );
         }
       } else if (outcome.reply) networkStreak = 0;
@@ -673,22 +702,28 @@ export async function runPrepared(
 }
 
 /**
- * The exact requests a run would send, without sending anything (`--dry-run`).
+ * The exact requests a run would send, without sending anything (`--dry-run`). With `resume`,
+ * only the requests the resumed run would send: the cases without a recorded answer.
  *
  * @param workflow The workflow.
- * @param options Overrides.
- * @returns One `{url, body}` per case, in order.
+ * @param options Overrides, and the run being resumed.
+ * @returns One `{url, body}` per case to ask, in order.
  */
 export async function dryRunRequests(
   workflow: Workflow,
-  options: Pick<RunOptions, "baseUrl" | "model" | "limit" | "datasetDir"> = {},
+  options: Pick<RunOptions, "baseUrl" | "model" | "limit" | "datasetDir" | "resume"> = {},
 ): Promise<{ case: string; url: string; body: string }[]> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const { cases } = await loadCases(workflow, {
+  let { cases } = await loadCases(workflow, {
     limit: options.limit,
     datasetDir: options.datasetDir,
   });
+  if (options.resume) {
+    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
+    const answered = answeredCases(options.resume.records, expected);
+    cases = cases.filter((c) => !answered.has(c.id));
+  }
   const baseUrl = options.baseUrl ?? spec.baseUrl ?? "http://127.0.0.1:0";
   const model = options.model ?? spec.model;
   const engine = createEngine({ engine: spec.engine, baseUrl, model, headers: spec.headers });

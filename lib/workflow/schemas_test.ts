@@ -110,7 +110,7 @@ Deno.test("`validateWorkflow()` refuses a question-set workflow that cannot work
         ...TICKETS,
         questions: { ...TICKET_QUESTIONS, urgent: { type: "noul", instructions: "x", label: "y" } },
       }),
-      /field "questions.urgent": Unrecognized key/,
+      /field "questions.urgent" has an unknown key "label"/,
     );
     assert.match(
       refusal({

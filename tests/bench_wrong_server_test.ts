@@ -1,0 +1,161 @@
+// End-to-end: bench against servers that are wrong in the ways a new user meets them, over real
+// HTTP on loopback — a web page or another JSON API answering 200, a key-protected server without
+// or with a wrong key, a closed port — and the messages each leaves.
+import assert from "node:assert/strict";
+import { startReferenceServer } from "../lib/server/mod.ts";
+import { readDecisions } from "../lib/record/mod.ts";
+import { freePort, readRunJson, runScript } from "./bench_cli_helpers.ts";
+
+const PAGE = `<!doctype html>
+<html><head><title>Welcome to nginx!</title></head>
+<body><h1>Welcome to nginx!</h1><p>If you see this page, the web server is working.</p></body></html>
+`;
+
+/** A server that answers every request with 200 and the same body, counting requests. */
+function wrongServer(body: string, contentType: string) {
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    requests++;
+    return new Response(body, { status: 200, headers: { "content-type": contentType } });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    requests: () => requests,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+Deno.test("bench stops after 3 answers that are not System One replies and says what came back", async (t) => {
+  const table: [string, string, string, RegExp][] = [
+    ["a web page", PAGE, "text/html; charset=utf-8", /content type "text\/html; charset=utf-8"/],
+    ["another JSON API", '{"ok":true}', "application/json", /content type "application\/json"/],
+  ];
+  for (const [name, body, type, typePattern] of table) {
+    await t.step(name, async () => {
+      await using server = wrongServer(body, type);
+      const out = await Deno.makeTempDir();
+      const r = await runScript("bench.ts", [
+        "workflows/llama.ts",
+        "--base-url",
+        server.url,
+        "--out",
+        out,
+        "--no-db",
+      ]);
+      assert.equal(r.code, 1, r.stderr);
+      // The first 3 replies decide; requests already in flight (parallel 4) may add a few.
+      assert.ok(server.requests() <= 3 + 4, `${server.requests()} requests`);
+      const message = r.stderr.split("\n").filter((l) => l.startsWith("decibench:"));
+      assert.equal(message.length, 1, r.stderr);
+      const line = message[0]!;
+      assert.match(line, /not System One replies/);
+      assert.match(line, /HTTP 200/);
+      assert.match(line, typePattern);
+      assert.ok(line.includes(JSON.stringify(body.slice(0, 80))), line);
+      assert.match(line, /--base-url/);
+      assert.ok(!r.stderr.includes("--resume"), "no resume hint: resuming asks the same server");
+      const run = await readRunJson(out);
+      assert.equal(run.status, "incomplete");
+      assert.match(String(run.fatal), /not System One replies/);
+      const md = await Deno.readTextFile(`${out}/report.md`);
+      assert.match(md, /not System One replies/);
+    });
+  }
+});
+
+Deno.test("a decision server's malformed answers stay case errors and the run goes on", async () => {
+  await using server = await startReferenceServer({
+    predictor: "uniform",
+    faults: "missing_option=1",
+  });
+  const out = await Deno.makeTempDir();
+  const r = await runScript("bench.ts", [
+    "workflows/llama.ts",
+    "--base-url",
+    server.url,
+    "--limit",
+    "20",
+    "--out",
+    out,
+    "--no-db",
+  ]);
+  assert.equal(r.code, 1);
+  assert.doesNotMatch(r.stderr, /not System One replies/);
+  assert.equal(server.stats().decisionRequests, 20, "every case was asked");
+  const records = await readDecisions(`${out}/decisions.jsonl`);
+  assert.equal(records.length, 100);
+  assert.ok(records.every((d) => d.error?.kind === "malformed"));
+  assert.equal((await readRunJson(out)).fatal, null);
+});
+
+Deno.test("a refused or missing key names the variable and gives no resume hint", async (t) => {
+  const key = "sk-decibench-test-51d0c7";
+  await using server = await startReferenceServer({ predictor: "uniform", apiKey: key });
+  const table: [string, Record<string, string>, RegExp][] = [
+    ["unset", { LLAMA_API_KEY: "" }, /LLAMA_API_KEY is not set \(HTTP 401\)/],
+    ["wrong", { LLAMA_API_KEY: "sk-wrong-key-1234" }, /LLAMA_API_KEY was rejected \(HTTP 401\)/],
+  ];
+  for (const [name, env, pattern] of table) {
+    await t.step(name, async () => {
+      const out = await Deno.makeTempDir();
+      const r = await runScript("bench.ts", [
+        "workflows/llama.ts",
+        "--base-url",
+        server.url,
+        "--limit",
+        "8",
+        "--out",
+        out,
+        "--no-db",
+      ], env);
+      assert.equal(r.code, 1);
+      const message = r.stderr.split("\n").filter((l) => l.startsWith("decibench:"));
+      assert.equal(message.length, 1, r.stderr);
+      assert.match(message[0]!, pattern);
+      assert.ok(!r.stderr.includes("--resume"), r.stderr);
+      for (const text of [r.stderr, r.lines.join("\n")]) {
+        assert.ok(!text.includes(key) && !text.includes("sk-wrong-key-1234"));
+      }
+    });
+  }
+  await t.step("a workflow that names no key variable", async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(
+      `${dir}/nokey.ts`,
+      `export default { name: "nokey", endpoint: { baseUrl: ${
+        JSON.stringify(server.url)
+      }, model: "m" } };\n`,
+    );
+    const r = await runScript("bench.ts", [`${dir}/nokey.ts`, "--out", `${dir}/run`, "--no-db"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no API key was sent \(HTTP 401\): the workflow names no key variable/);
+    assert.match(r.stderr, /endpoint\.apiKeyEnv/);
+  });
+});
+
+Deno.test("a closed port prints its message once and the summary reads naturally", async () => {
+  const out = await Deno.makeTempDir();
+  const r = await runScript("bench.ts", [
+    "workflows/llama.ts",
+    "--base-url",
+    `http://127.0.0.1:${freePort()}`,
+    "--limit",
+    "8",
+    "--out",
+    out,
+    "--no-db",
+  ]);
+  assert.equal(r.code, 1);
+  const all = `${r.lines.join("\n")}\n${r.stderr}`;
+  // The stop message once (the errors table quotes the shorter per-case message as its example).
+  assert.equal(all.split("Cannot reach the endpoint").length - 1, 1, all);
+  assert.equal(all.split("--resume").length - 1, 1, all);
+  const line = r.stderr.split("\n").find((l) => l.startsWith("decibench: Cannot reach")) ?? "";
+  assert.ok(line.length < 300, `${line.length} characters: ${line}`);
+  assert.match(
+    r.lines.join("\n"),
+    /^decisions +(\d+) decisions, 0 answered, \1 errors(; \d of 8 cases not asked| \(8 cases\))$/m,
+  );
+  assert.match(r.lines.join("\n"), /^status +incomplete \(stopped early\)$/m);
+  assert.match(r.lines.join("\n"), /^KL +n\/a$/m, "no trailing space after n/a");
+});
