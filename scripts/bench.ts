@@ -246,11 +246,11 @@ async function main(args: string[]): Promise<number> {
     if (result.indexed !== null) console.log(`index       ${result.indexed}`);
   }
   if (result.fatal !== null) console.error(`decibench: ${result.fatal}`);
-  // No resume hint when the stop message gives its own, or nothing was answered (resuming would
-  // ask the same server again: a wrong URL, a refused key).
-  const hinted = result.fatal !== null &&
-    (result.fatal.includes("--resume") || result.summary.answered === 0);
-  if (result.status !== "completed" && !hinted) {
+  // No resume hint after a refused key, an endpoint without decision models or a server that is not
+  // one: resuming would ask the same server again. An unreachable server is resumed once it is up
+  // (or with the right --base-url: a run with no answered case may change its endpoint).
+  const hopeless = result.fatalKind === "endpoint" || result.fatalKind === "not_a_server";
+  if (result.status !== "completed" && !hopeless) {
     console.error(
       `decibench: run ${result.status}; finish it with: ${
         resumeCommand(result.dir, { db: dbPath })

@@ -25,7 +25,6 @@ import {
   type LoadedRun,
   lockRunDir,
   openIndex,
-  resumeCommand,
   ResumeMismatchError,
   RUN_JSON_VERSION,
   runId,
@@ -150,6 +149,13 @@ export interface RunResult {
   run: RunJson;
   /** The message that ended the run early, or null. */
   fatal: string | null;
+  /**
+   * Why the run stopped early: `unreachable` (network errors in a row: resuming, once the server
+   * is up or with the right `--base-url`, finishes it), `endpoint` (a refused key or an endpoint
+   * that serves no decision model) or `not_a_server` (replies that are not System One at all);
+   * null when it did not stop early.
+   */
+  fatalKind: "unreachable" | "endpoint" | "not_a_server" | null;
   /** The dataset the run used. */
   dataset: Dataset;
   /** The report model (summary and breakdowns, computed once) the reports were written from. */
@@ -538,9 +544,11 @@ export async function runPrepared(
   if (options.signal?.aborted) onInterrupt();
   else options.signal?.addEventListener("abort", onInterrupt, { once: true });
   let fatal: string | null = null;
-  const stopRun = (message: string): void => {
+  let fatalKind: RunResult["fatalKind"] = null;
+  const stopRun = (message: string, kind: NonNullable<RunResult["fatalKind"]>): void => {
     if (fatal === null) {
       fatal = message;
+      fatalKind = kind;
       emit({ event: "fatal", message });
     }
     stopNew.abort();
@@ -586,7 +594,7 @@ export async function runPrepared(
       requests += outcome.attempts;
       if (outcome.fatal) {
         // Nothing is known about this case: the run stops and the case stays unasked.
-        stopRun(outcome.error?.message ?? "fatal error");
+        stopRun(outcome.error?.message ?? "fatal error", "endpoint");
         return;
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
@@ -612,16 +620,15 @@ export async function runPrepared(
         latency_ms: outcome.latencyMs,
       });
       const notAServer = replies.observe(outcome);
-      if (notAServer !== null) stopRun(notAServer);
+      if (notAServer !== null) stopRun(notAServer, "not_a_server");
       if (outcome.error?.kind === "network") {
         networkStreak++;
         if (networkStreak >= unreachableAfter) {
           // The last error names the URL too: keep only its reason.
           const last = outcome.error.message.replace(/^Cannot reach "[^"]*": /, "");
           stopRun(
-            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${last}); start the server, then finish the run with ${
-              resumeCommand(dir)
-            }`,
+            `Cannot reach the endpoint "${spec.endpoint}": ${networkStreak} cases in a row failed with network errors (last: ${last}); start the server or check the base URL`,
+            "unreachable",
           );
         }
       } else if (outcome.reply) networkStreak = 0;
@@ -694,6 +701,7 @@ export async function runPrepared(
     thresholds,
     run: final,
     fatal,
+    fatalKind,
     dataset,
     report,
     indexed: dbPath !== null && indexError === null ? dbPath : null,
