@@ -1,7 +1,8 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N] [--limit N] [--out DIR]
- * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json]`: benchmark a decision model on Typed
- * Decisions (`--help` lists every option).
+ * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json] [--repeat K [--parallel-sweep 1,4,16]]`:
+ * benchmark a decision model on Typed Decisions, with `--repeat` also its stability under load
+ * (`--help` lists every option).
  *
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
  * `interrupted` and exits 130; `deno task bench --resume DIR` finishes it.
@@ -77,7 +78,18 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
     "dry-run": { type: "boolean", help: "print every exact request body, send nothing" },
     json: {
       type: "boolean",
-      help: "one JSON event per line on stdout (start, case, fatal, summary)",
+      help: "one JSON event per line on stdout (start, case, repeat, fatal, summary)",
+    },
+    repeat: {
+      type: "string",
+      value: "K",
+      help:
+        "stability: ask every case K times at each concurrency of --parallel-sweep\n(the official pass counts at its own); answers in repeats.jsonl, top-answer\nflips and probability drift in run.json; official scores use the first pass",
+    },
+    "parallel-sweep": {
+      type: "string",
+      value: "N,N,…",
+      help: "concurrencies of the --repeat passes, e.g. 1,4,16 (default: --parallel)",
     },
   },
   more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
@@ -139,6 +151,13 @@ async function main(args: string[]): Promise<number> {
   const flagLimit = intFlag(values.limit, "limit", 1);
   const json = values.json === true;
   const dryRun = values["dry-run"] === true;
+  const repeat = intFlag(values.repeat, "repeat", 1);
+  const parallelSweep = sweepFlag(values["parallel-sweep"]);
+  if (parallelSweep !== undefined && repeat === undefined) {
+    throw new UsageError(
+      "Cannot use --parallel-sweep without --repeat: it sets the concurrencies of the repeated passes; add --repeat K",
+    );
+  }
   let resume: LoadedRun | undefined;
   if (resumeDir !== undefined) {
     try {
@@ -160,6 +179,11 @@ async function main(args: string[]): Promise<number> {
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
   if (!dryRun && dbPath !== "") checkIndex(dbPath);
+  if (repeat !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
+    throw new UsageError(
+      "Cannot use --repeat with a workflow of several endpoints: it measures one; run a workflow naming one endpoint",
+    );
+  }
   if ((workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
     const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
@@ -209,6 +233,12 @@ async function main(args: string[]): Promise<number> {
         event.total,
         `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
       );
+    } else if (event.event === "repeat") {
+      console.error(
+        `repeat pass ${event.pass} at parallel ${event.parallel}: ${event.cases} cases${
+          event.errors ? `, ${event.errors} errors` : ""
+        }`,
+      );
     } else if (event.event === "fatal") {
       bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
@@ -228,6 +258,8 @@ async function main(args: string[]): Promise<number> {
     workflowFile: file,
     resume,
     ...(datasetDir ? { datasetDir } : {}),
+    repeat,
+    parallelSweep,
     signal: interrupt.signal,
     onEvent,
     dbPath: dbPath === "" ? null : dbPath,
@@ -260,6 +292,21 @@ async function main(args: string[]): Promise<number> {
   if (result.status === "interrupted") return 130;
   if (result.status !== "completed") return 1;
   return result.thresholds.every((t) => t.pass) ? 0 : 1;
+}
+
+/** `--parallel-sweep 1,4,16`: a comma list of concurrencies ≥ 1. */
+function sweepFlag(value: unknown): number[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = String(value).split(",").map((p) => p.trim());
+  const numbers = parts.map(Number);
+  if (numbers.some((n, i) => parts[i] === "" || !Number.isInteger(n) || n < 1)) {
+    throw new UsageError(
+      `Cannot use --parallel-sweep "${
+        String(value)
+      }": give a comma list of whole numbers ≥ 1, e.g. 1,4,16`,
+    );
+  }
+  return numbers;
 }
 
 if (import.meta.main) {

@@ -22,7 +22,8 @@ Options:
   --predictor NAME    who answers: PREDICTORS (default uniform)
   --faults SPEC       inject faults: comma list of kind=rate, e.g. http500=0.05,http429=0.1:2
                       kinds: http500 http503 http429[=rate:retry-after-seconds] http404 timeout
-                      reset malformed truncated out_of_range missing_option
+                      reset malformed truncated out_of_range missing_option; jitter=SD adds
+                      seeded gaussian noise (standard deviation SD) to every answer, renormalised
   --seed N            seed of the fault draws (default 0); request n (in arrival order) always
                       gets draw n, so with parallel clients arrival order decides who gets a fault
   --latency-ms N      delay before answering each decision request (default 0)

@@ -6,7 +6,8 @@
  * cases' decisions. Every metric of the registry is bootstrapped at once: the running totals of
  * the additive metrics are summed per case once (sparse, in one typed array), so each resample
  * only adds up per-case totals (2,000 decisions × 1,000 resamples takes a few tens of
- * milliseconds); sample metrics are recomputed on each resample's decisions.
+ * milliseconds); sample metrics with a weighted form (`prepare`) are evaluated on each resample's
+ * case counts, the others recomputed on each resample's decisions.
  *
  * @module
  */
@@ -126,6 +127,8 @@ export function bootstrapIntervals(
   // decisions fill few of the ECE bins): each resample adds only the non-zero entries.
   const totals = new Float64Array(c * width);
   const covered: MetricInput[][][] = sample.map(() => Array.from({ length: c }, () => []));
+  // Sample metrics with a weighted form read their decisions once; each resample then passes
+  // every decision's weight (how many times its case was drawn).
   for (const d of decisions) {
     const i = cases.get(d.case) as number;
     for (let k = 0; k < additive.length; k++) {
@@ -136,6 +139,30 @@ export function bootstrapIntervals(
       if (covers(sample[k] as SampleMetric, d)) covered[k]?.[i]?.push(d);
     }
   }
+  // Metrics covering the same decisions (same `over` and `types`) share one list and one weight
+  // array, filled once per resample.
+  const shared = new Map<string, { flat: MetricInput[]; caseOf: Int32Array; w: Float64Array }>();
+  const weightsOf: (Float64Array | null)[] = [];
+  const weighted = sample.map((m, k) => {
+    if (!m.prepare) return null;
+    const key = `${m.over}|${m.types?.join(",") ?? "*"}`;
+    let group = shared.get(key);
+    if (!group) {
+      const flat: MetricInput[] = [];
+      const caseOf: number[] = [];
+      (covered[k] as MetricInput[][]).forEach((list, i) => {
+        for (const d of list) {
+          flat.push(d);
+          caseOf.push(i);
+        }
+      });
+      group = { flat, caseOf: Int32Array.from(caseOf), w: new Float64Array(flat.length) };
+      shared.set(key, group);
+    }
+    weightsOf[k] = group.w;
+    return m.prepare(group.flat);
+  });
+  const drawCount = new Float64Array(c);
   const start = new Int32Array(c + 1);
   const entryAt: number[] = [];
   const entryValue: number[] = [];
@@ -170,7 +197,22 @@ export function bootstrapIntervals(
       const v = (additive[k] as AdditiveMetric).value(sum, offsets[k] as number);
       if (v !== null) record(stats, counts, additiveIndex[k] as number, v);
     }
+    drawCount.fill(0);
+    for (let k = 0; k < c; k++) {
+      const i = drawn[k] as number;
+      drawCount[i] = (drawCount[i] as number) + 1;
+    }
+    for (const group of shared.values()) {
+      const { w, caseOf } = group;
+      for (let j = 0; j < w.length; j++) w[j] = drawCount[caseOf[j] as number] as number;
+    }
     for (let k = 0; k < sample.length; k++) {
+      const fast = weighted[k];
+      if (fast) {
+        const v = fast(weightsOf[k] as Float64Array);
+        if (v !== null) record(stats, counts, sampleIndex[k] as number, v);
+        continue;
+      }
       const perCase = covered[k] as MetricInput[][];
       const list: MetricInput[] = [];
       for (const i of drawn) for (const d of perCase[i] as MetricInput[]) list.push(d);

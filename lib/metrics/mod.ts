@@ -33,3 +33,30 @@ export * from "./rng.ts";
 export * from "./bootstrap.ts";
 export * from "./summary.ts";
 export * from "./paired.ts";
+export * from "./registry.ts";
+// The calibration measures' registry definitions are reached through the registry; these are
+// the estimators and analyses behind them.
+export {
+  type Binning,
+  type CalibrationBin,
+  type CalibrationBinOptions,
+  calibrationBins,
+  type ConfidenceInput,
+  debiasedEceOfBins,
+  eceOfBins,
+  mceOfBins,
+  perQuestionEce,
+} from "./calibration.ts";
+export { type MurphyDecomposition, murphyDecomposition, type MurphyInput } from "./murphy.ts";
+export {
+  accuracyAtCoverage,
+  aurcOf,
+  type CoverageThreshold,
+  coverageThresholds,
+  riskCoverage,
+  type RiskCoveragePoint,
+  type SelectiveInput,
+} from "./selective.ts";
+export * from "./scorer_profile.ts";
+export * from "./temperature.ts";
+export * from "./stability.ts";

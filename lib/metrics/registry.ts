@@ -15,6 +15,10 @@
  */
 import { isAnswered } from "./_answered.ts";
 import { HEADLINE_METRICS } from "./headline.ts";
+import { CALIBRATION_METRICS } from "./calibration.ts";
+import { MURPHY_METRICS } from "./murphy.ts";
+import { SELECTIVE_METRICS } from "./selective.ts";
+import { ORDINAL_METRICS } from "./ordinal.ts";
 
 /** Question types a metric may be restricted to. */
 export type MetricQuestionType = "choice" | "score" | "noul";
@@ -111,6 +115,19 @@ export interface SampleMetric extends MetricBase {
    * @returns The value, or null when it is n/a.
    */
   compute(decisions: readonly MetricInput[]): number | null;
+  /**
+   * Optional weighted form, the bootstrap's fast path: reads the covered decisions once (sorting,
+   * grouping) and returns a function giving the metric over the multiset in which decision `i`
+   * appears `weights[i]` times — the value `compute` gives on that multiset — so a resample
+   * costs one pass instead of a rebuilt, re-sorted list. Metrics given the same array may share
+   * the work, so neither the array nor its decisions may change after the call.
+   *
+   * @param decisions The covered decisions, in a fixed order.
+   * @returns The metric for a weight (a whole number ≥ 0) per decision.
+   */
+  prepare?:
+    | ((decisions: readonly MetricInput[]) => (weights: Float64Array) => number | null)
+    | undefined;
 }
 
 /** Names of the headline metrics: every summary has them. */
@@ -129,7 +146,14 @@ export type ByMetric<T> = Record<HeadlineMetricName, T> & Record<string, T | und
 export type MetricDefinition = AdditiveMetric | SampleMetric;
 
 /** Every metric decibench computes, in report order. */
-export const METRIC_REGISTRY: readonly MetricDefinition[] = [...HEADLINE_METRICS];
+export const METRIC_REGISTRY: readonly MetricDefinition[] = [
+  ...HEADLINE_METRICS,
+  // Calibration measures (SPEC §13): lib/metrics/{calibration,murphy,selective,ordinal}.ts.
+  ...CALIBRATION_METRICS,
+  ...MURPHY_METRICS,
+  ...SELECTIVE_METRICS,
+  ...ORDINAL_METRICS,
+];
 
 /** The metrics shown as columns of breakdown, comparison and engine tables. */
 export const COLUMN_METRICS: readonly MetricDefinition[] = METRIC_REGISTRY.filter((m) => m.column);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { assertClose } from "./_assert_close.ts";
+import { METRIC_NAMES } from "./registry.ts";
 import {
   breakdown,
   type BreakdownInput,
@@ -126,7 +127,7 @@ Deno.test("`summarize()` reports n/a (null), never 0, when nothing was answered"
     assert.equal(s.metrics.ece, null);
     assert.equal(s.latency, null);
     assert.equal(s.inputTokens, null);
-    assert.deepEqual(s.intervals, { accuracy: null, kl: null, brier: null, ece: null, nll: null });
+    assert.deepEqual(s.intervals, Object.fromEntries(METRIC_NAMES.map((name) => [name, null])));
     assert.equal(rating(s), INCOMPLETE_RATING);
   });
   await t.step("only errors", () => {

@@ -4,9 +4,17 @@
  *
  * @module
  */
-export type { DecisionRecord, RunJson, RunSession, RunSpec, ThresholdResult } from "./schemas.ts";
+export type {
+  DecisionRecord,
+  RunJson,
+  RunSession,
+  RunSpec,
+  RunStability,
+  ThresholdResult,
+} from "./schemas.ts";
 export { RUN_JSON_VERSION } from "./schemas.ts";
 export * from "./decisions.ts";
+export * from "./repeats.ts";
 export * from "./recorder.ts";
 export * from "./fingerprint.ts";
 export * from "./load.ts";

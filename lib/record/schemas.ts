@@ -16,7 +16,7 @@ import {
   type QuestionType,
 } from "../dataset/mod.ts";
 import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
-import type { Summary } from "../metrics/mod.ts";
+import type { StabilitySummary, Summary } from "../metrics/mod.ts";
 
 /**
  * What a run records about a question set that is not the card protocol. The question
@@ -355,6 +355,35 @@ export const SummarySchema = z.object({
   })),
 });
 
+/** One row of the stability summary (see `stabilitySummary` in lib/metrics). */
+const StabilityRowSchema = z.object({
+  key: z.string(),
+  decisions: z.number().int().min(0),
+  repeats: z.number().int().min(0),
+  flipped: z.number().int().min(0),
+  flipRate: z.number().nullable(),
+  drift: z.object({ median: z.number(), p95: z.number(), max: z.number() }).nullable(),
+  errors: z.number().int().min(0),
+});
+/** `run.json`'s `stability`: what `--repeat` measured. */
+export const RunStabilitySchema = z.object({
+  repeat: z.number().int().min(1),
+  parallel: z.array(z.number().int().min(1)),
+  complete: z.boolean(),
+  overall: StabilityRowSchema,
+  byParallel: z.array(StabilityRowSchema),
+  byQuestion: z.array(StabilityRowSchema),
+});
+/** `run.json`'s `stability`: top-answer flips and probability drift under `--repeat`. */
+export interface RunStability extends StabilitySummary {
+  /** Times each case was asked at each concurrency (the official pass included at its own). */
+  repeat: number;
+  /** The concurrencies swept, in order. */
+  parallel: number[];
+  /** False when the passes were stopped early (Ctrl+C, a fatal error). */
+  complete: boolean;
+}
+
 /** `run.json`. */
 export const RunJsonSchema = z.object({
   version: z.literal(RUN_JSON_VERSION),
@@ -371,6 +400,8 @@ export const RunJsonSchema = z.object({
   fatal: z.string().nullable(),
   /** Sessions in order (absent in records written before sessions were kept). */
   sessions: z.array(RunSessionSchema).optional(),
+  /** Stability under `--repeat` (absent without it). */
+  stability: RunStabilitySchema.optional(),
 });
 /** `run.json`: what ran, how it ended, its summary and thresholds. */
 export interface RunJson {
@@ -400,6 +431,8 @@ export interface RunJson {
   fatal: string | null;
   /** Sessions in order (absent in records written before sessions were kept). */
   sessions?: RunSession[] | undefined;
+  /** Stability under `--repeat`: flips and drift of repeated answers (absent without it). */
+  stability?: RunStability | undefined;
 }
 
 /** Each schema's parsed type equals its public interface. */
@@ -410,6 +443,7 @@ type _SchemasMatch = [
   Assert<Equals<z.infer<typeof ThresholdResultSchema>, ThresholdResult>>,
   Assert<Equals<z.infer<typeof RunSpecSchema>, RunSpec>>,
   Assert<Equals<z.infer<typeof RunSessionSchema>, RunSession>>,
+  Assert<Equals<z.infer<typeof RunStabilitySchema>, RunStability>>,
   Assert<Equals<Omit<z.infer<typeof RunJsonSchema>, "summary">, Omit<RunJson, "summary">>>,
   // A summary read back is a `Summary` (the other way differs only in `ByMetric`'s optional keys).
   Assert<z.infer<typeof SummarySchema> extends Summary ? true : false>,

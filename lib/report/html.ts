@@ -20,6 +20,7 @@ import { accuracyChart, confidenceHistogram, OUTCOME_COLORS, reliabilityChart } 
 import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import { protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
+import { calibrationHtml } from "./calibration.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions {
@@ -203,6 +204,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       "column.</p>",
     htmlData(reliabilityData(summary)),
   );
+  out.push(calibrationHtml(report));
   out.push(
     "<h2>Latency and tokens</h2>",
     `<p>${

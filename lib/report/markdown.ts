@@ -13,6 +13,7 @@ import { breakdownTable, reliabilityText } from "./terminal.ts";
 import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
+import { calibrationMarkdown } from "./calibration.ts";
 
 /** Options for `markdownReport`. */
 export interface MarkdownOptions {
@@ -153,6 +154,7 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
     reliabilityText(summary, md),
     "",
   );
+  out.push(calibrationMarkdown(report));
   out.push("## Latency and tokens", "");
   out.push(
     summary.latency

@@ -17,3 +17,6 @@ export * from "./compare_report.ts";
 export * from "./write.ts";
 export * from "./warnings.ts";
 export * from "./protocol.ts";
+export * from "./calibration.ts";
+export * from "./calibration_tables.ts";
+export * from "./risk_coverage_chart.ts";

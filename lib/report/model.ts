@@ -6,7 +6,13 @@
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
-import { breakdown, type BreakdownRow, summarize, type Summary } from "../metrics/mod.ts";
+import {
+  breakdown,
+  type BreakdownRow,
+  COLUMN_METRICS,
+  summarize,
+  type Summary,
+} from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 
 /** A run with everything its reports show. */
@@ -65,8 +71,10 @@ export function buildReport(
     summary: run.summary ?? summarize(records, { seed }),
     records,
     info,
-    byType: breakdown(records, "type", { seed }),
-    byWorkflow: breakdown(records, "workflow", { seed }),
-    byQuestion: breakdown(records, "question", { seed }),
+    // Breakdown tables show the column metrics only: bootstrapping the others per group (the
+    // sample-form calibration measures above all) would only cost time.
+    byType: breakdown(records, "type", { seed, metrics: COLUMN_METRICS }),
+    byWorkflow: breakdown(records, "workflow", { seed, metrics: COLUMN_METRICS }),
+    byQuestion: breakdown(records, "question", { seed, metrics: COLUMN_METRICS }),
   };
 }

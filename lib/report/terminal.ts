@@ -13,6 +13,7 @@ import type { RunReport } from "./model.ts";
 import { protocolNote, runRating, thresholdName } from "./protocol.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
+import { calibrationTerminal } from "./calibration.ts";
 
 /** Options for the table renderers. */
 export interface ReportOptions {
@@ -135,6 +136,7 @@ export function terminalReport(report: RunReport): string {
     "",
     ...errorLines(records),
     ...summaryLines(run, summary, new Set(records.map((r) => r.case)).size),
+    ...calibrationTerminal(report),
     ...warningLines(records).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,

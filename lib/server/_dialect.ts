@@ -13,7 +13,7 @@ import {
   type WireAnswer,
 } from "./answers.ts";
 import type { FaultKind } from "./faults.ts";
-import type { Predictor } from "./predictor.ts";
+import type { Distributions, Predictor } from "./predictor.ts";
 import { errorResponse, type ErrorStatus } from "./_responses.ts";
 import { formatIssues, SystemOneRequestSchema } from "./schemas.ts";
 
@@ -25,6 +25,10 @@ export interface DialectContext {
   defaultModel: string;
   /** The answer fault drawn for this request, if any (transport faults never get here). */
   fault: FaultKind | undefined;
+  /** Adds this request's `jitter` noise to the predictor's distributions, when configured. */
+  jitter:
+    | ((distributions: Distributions, questions: Record<string, Question>) => Distributions)
+    | undefined;
   /** The model named in the URL (Cloudflare's run route), if any. */
   routeModel: string | undefined;
   /** Sequence number of the request (for response ids). */
@@ -72,7 +76,8 @@ export function answerSystemOne(
   const { model, state, questions } = parsed.data;
   let answers: Record<string, WireAnswer>;
   try {
-    answers = buildAnswers(questions, context.predictor.predict(state, questions));
+    const predicted = context.predictor.predict(state, questions);
+    answers = buildAnswers(questions, context.jitter?.(predicted, questions) ?? predicted);
   } catch (error) {
     if (error instanceof RangeError) return { ok: false, status: 400, message: error.message };
     throw error;

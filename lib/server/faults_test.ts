@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { checkFaults, drawFault, FAULT_KINDS, parseFaults, unitDraw } from "./faults.ts";
+import {
+  checkFaults,
+  drawFault,
+  FAULT_KINDS,
+  jitterDistributions,
+  jitterOf,
+  parseFaults,
+  unitDraw,
+} from "./faults.ts";
 
 Deno.test("`parseFaults()` reads kind=rate pairs in order", async (t) => {
   const cases: [string, unknown][] = [
@@ -122,4 +130,50 @@ Deno.test("`FAULT_KINDS` lists every kind the spec names", () => {
   ) {
     assert.ok((FAULT_KINDS as readonly string[]).includes(kind), kind);
   }
+});
+
+Deno.test("`parseFaults()` reads jitter=SD beside rate faults, outside the sum of rates", () => {
+  assert.deepEqual(parseFaults("jitter=0.02"), [{ kind: "jitter", rate: 1, sd: 0.02 }]);
+  const faults = parseFaults("http500=1,jitter=0.5");
+  assert.equal(jitterOf(faults), 0.5);
+  assert.equal(jitterOf(parseFaults("http500=0.1")), 0);
+  // jitter is never the per-request fault
+  for (let i = 0; i < 50; i++) assert.equal(drawFault(faults, 1, i)?.kind, "http500");
+  assert.equal(drawFault(parseFaults("jitter=0.1"), 1, 0), undefined);
+  assert.throws(() => parseFaults("jitter=2"), /Cannot parse fault "jitter=2": rate "2"/);
+  assert.throws(
+    () => checkFaults([{ kind: "jitter", rate: 1, sd: -1 }]),
+    /Cannot use fault "jitter": standard deviation "-1" is not a number in \[0,1\]/,
+  );
+});
+
+Deno.test("`jitterDistributions()` adds seeded noise of about SD and keeps distributions valid", () => {
+  const questions = {
+    pick: { type: "choice" as const, instructions: "Pick", criteria: ["a", "b", "c"] },
+    ok: { type: "noul" as const, instructions: "Fine?" },
+  };
+  const clean = { pick: { a: 0.5, b: 0.3, c: 0.2 }, ok: { true: 0.7, false: 0.3 } };
+  const options = { sd: 0.02, seed: 4 };
+  const noisy = jitterDistributions(clean, questions, { ...options, index: 9 });
+  assert.deepEqual(noisy, jitterDistributions(clean, questions, { ...options, index: 9 }));
+  assert.notDeepEqual(noisy, jitterDistributions(clean, questions, { ...options, index: 10 }));
+  assert.deepEqual(Object.keys(noisy.pick!), ["a", "b", "c"]);
+  assert.deepEqual(clean.pick, { a: 0.5, b: 0.3, c: 0.2 });
+  // over many requests: every distribution sums to 1, and P(yes) moves by about sd·√2/2
+  let squared = 0;
+  const n = 4000;
+  for (let i = 0; i < n; i++) {
+    const d = jitterDistributions(clean, questions, { ...options, index: i });
+    for (const dist of Object.values(d)) {
+      const values = Object.values(dist);
+      assert.ok(values.every((p) => p >= 0 && p <= 1));
+      assert.ok(Math.abs(values.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    }
+    squared += (d.ok!.true! - 0.7) ** 2;
+  }
+  // (p + e1)/(1 + e1 + e2) − p ≈ (1 − p)·e1 − p·e2: sd·√(0.3² + 0.7²) ≈ 0.0152
+  const rms = Math.sqrt(squared / n);
+  assert.ok(rms > 0.013 && rms < 0.0175, `rms ${rms}`);
+  // sd 0 changes nothing
+  assert.deepEqual(jitterDistributions(clean, questions, { sd: 0, seed: 1, index: 0 }), clean);
 });

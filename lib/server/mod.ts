@@ -30,6 +30,8 @@ export {
   FAULT_KINDS,
   type FaultKind,
   type FaultSpec,
+  jitterDistributions,
+  jitterOf,
   parseFaults,
   unitDraw,
 } from "./faults.ts";

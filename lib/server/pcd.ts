@@ -259,6 +259,7 @@ function answer(json: unknown, context: DialectContext): DialectResult {
   let distributions: Record<string, Record<string, number>>;
   try {
     distributions = context.predictor.predict(checked.context, questions);
+    if (context.jitter) distributions = context.jitter(distributions, questions);
   } catch (error) {
     if (error instanceof RangeError) {
       return { ok: false, response: pcdError(400, "invalid_request", error.message) };

@@ -14,6 +14,8 @@ import {
   type Fault,
   type FaultKind,
   type FaultSpec,
+  jitterDistributions,
+  jitterOf,
   parseFaults,
 } from "./faults.ts";
 import { createPredictor, type Predictor } from "./predictor.ts";
@@ -261,6 +263,7 @@ function createHandler(config: HandlerConfig): Handler {
   const stats = emptyStats();
   const released = new AbortController();
   const defaultModel = `decibench-reference-${config.predictor.name}`;
+  const jitterSd = jitterOf(config.faults);
   let arrivals = 0;
 
   const authorized = (request: Request): boolean =>
@@ -305,6 +308,14 @@ function createHandler(config: HandlerConfig): Handler {
       predictor: config.predictor,
       defaultModel,
       fault: fault?.kind,
+      jitter: jitterSd > 0
+        ? (distributions, questions) =>
+          jitterDistributions(distributions, questions, {
+            sd: jitterSd,
+            seed: config.seed,
+            index: sequence,
+          })
+        : undefined,
       routeModel: route.model,
       sequence,
     });

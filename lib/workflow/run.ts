@@ -40,6 +40,7 @@ import { buildReport, type RunReport, writeReports } from "../report/mod.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
+import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 import { checkThresholdTargets, evaluateThresholds } from "./thresholds.ts";
@@ -71,6 +72,7 @@ export type RunEvent =
     latency_ms: number | null;
   }
   | { event: "fatal"; message: string }
+  | { event: "repeat"; parallel: number; pass: number; cases: number; errors: number }
   | {
     event: "summary";
     run_id: string;
@@ -129,6 +131,15 @@ export interface RunOptions {
   dbPath?: string | null | undefined;
   /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
   reports?: boolean | undefined;
+  /**
+   * Stability passes (`--repeat K`): ask every case K times at each concurrency of
+   * `parallelSweep`, the official pass included; recorded in `repeats.jsonl` and summarised in
+   * `run.json`'s `stability`. The official scores use the first pass only.
+   * @default undefined (no repeats)
+   */
+  repeat?: number | undefined;
+  /** Concurrencies of the stability passes (`--parallel-sweep`). @default [parallel] */
+  parallelSweep?: readonly number[] | undefined;
 }
 
 /** The result of a run. */
@@ -641,6 +652,16 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
+  const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
+    ? await runRepeats({ cases, endpoint, dir, official: records }, {
+      repeat: options.repeat,
+      parallel,
+      parallelSweep: options.parallelSweep,
+      signal: options.signal,
+      backoffMs: options.backoffMs,
+      onPass: (pass) => emit({ event: "repeat", ...pass }),
+    })
+    : undefined;
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
   const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
@@ -660,6 +681,7 @@ export async function runPrepared(
     thresholds,
     model_reported: modelReported,
     fatal,
+    ...(stability !== undefined ? { stability } : {}),
     sessions: [...sessions, {
       started_at: sessionStarted.toISOString(),
       finished_at: finished.toISOString(),

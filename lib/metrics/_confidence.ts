@@ -1,0 +1,162 @@
+/**
+ * Private: answered decisions' confidences grouped into runs of tied values, sorted once, for the
+ * rank-based estimators (equal-mass bins, the risk–coverage curve). A weighted evaluation then
+ * only adds each decision's weight into its run, so a bootstrap resample needs no sort.
+ *
+ * @module
+ */
+
+/** The fields read. */
+export interface RankInput {
+  /** Top-label confidence; null or absent leaves the decision out. */
+  confidence?: number | null | undefined;
+  /** The predicted answer equals the gold label. */
+  correct?: boolean | undefined;
+}
+
+/** Decisions' tie runs, sorted once. */
+export interface PreparedTies {
+  /** The distinct confidences, ascending. */
+  values: Float64Array;
+  /** Per input decision, the index of its run in `values`; −1 when it is unanswered. */
+  tieOf: Int32Array;
+  /** Per input decision, 1 when it is correct. */
+  correct: Uint8Array;
+}
+
+/** Weighted sizes of the runs. */
+export interface WeightedTies {
+  /** The distinct confidences, ascending. */
+  values: Float64Array;
+  /** Weighted decisions per run. */
+  n: Float64Array;
+  /** Weighted correct decisions per run. */
+  correct: Float64Array;
+  /** Total weight of the answered decisions. */
+  total: number;
+}
+
+/**
+ * Sorts decisions' confidences into tie runs.
+ *
+ * @param decisions Decisions (unanswered ones get run −1).
+ * @returns The runs and each decision's run.
+ */
+export function prepareTies(decisions: readonly RankInput[]): PreparedTies {
+  const n = decisions.length;
+  const tieOf = new Int32Array(n).fill(-1);
+  const correct = new Uint8Array(n);
+  const order: number[] = [];
+  decisions.forEach((d, i) => {
+    if (d.correct) correct[i] = 1;
+    if (typeof d.confidence === "number") order.push(i);
+  });
+  const conf = (i: number) => (decisions[i] as RankInput).confidence as number;
+  order.sort((a, b) => conf(a) - conf(b));
+  const values: number[] = [];
+  for (const i of order) {
+    const v = conf(i);
+    if (values.length === 0 || values[values.length - 1] !== v) values.push(v);
+    tieOf[i] = values.length - 1;
+  }
+  return { values: Float64Array.from(values), tieOf, correct };
+}
+
+/**
+ * The runs' sizes when decision `i` counts `weights[i]` times.
+ *
+ * @param prepared From {@linkcode prepareTies}.
+ * @param weights One weight per input decision; omitted: 1 each.
+ * @param into Run sizes to overwrite (a bootstrap reuses one per metric); omitted: new ones.
+ * @returns Weighted run sizes.
+ */
+export function weighTies(
+  prepared: PreparedTies,
+  weights?: Float64Array,
+  into?: WeightedTies,
+): WeightedTies {
+  const { values, tieOf, correct } = prepared;
+  const n = into ? into.n.fill(0) : new Float64Array(values.length);
+  const right = into ? into.correct.fill(0) : new Float64Array(values.length);
+  let total = 0;
+  for (let i = 0; i < tieOf.length; i++) {
+    const t = tieOf[i] as number;
+    if (t < 0) continue;
+    const w = weights ? weights[i] as number : 1;
+    if (w === 0) continue;
+    n[t] = (n[t] as number) + w;
+    if (correct[i]) right[t] = (right[t] as number) + w;
+    total += w;
+  }
+  if (into) {
+    into.total = total;
+    return into;
+  }
+  return { values, n, correct: right, total };
+}
+
+/**
+ * Tie runs shared by the rank-based estimators that read the same decisions in the same
+ * bootstrap (`ece_em`, `ece_debiased`, `aurc`, `acc_at_50`, `acc_at_80`): one sort per
+ * bootstrap, one weighting per resample. Reuse is decided by content (the confidences and
+ * correctness read, and the weights), never by identity alone, so a changed input is recomputed.
+ */
+export interface SharedTies {
+  /** The weighted runs for these weights (the returned object is overwritten by the next call). */
+  weigh(weights: Float64Array): WeightedTies;
+  /** A counter that changes whenever `weigh` recomputed the runs. */
+  readonly version: number;
+}
+
+let lastShared: { confidence: Float64Array; correct: Uint8Array; shared: SharedTies } | null = null;
+
+/**
+ * The shared tie runs of decisions, prepared once for equal decisions.
+ *
+ * @param decisions The covered decisions, in a fixed order.
+ * @returns The shared runs.
+ */
+export function sharedTies(decisions: readonly RankInput[]): SharedTies {
+  const confidence = new Float64Array(decisions.length);
+  const correct = new Uint8Array(decisions.length);
+  decisions.forEach((d, i) => {
+    // −1 marks an unanswered decision (confidences are in [0, 1]), so `!==` compares exactly.
+    confidence[i] = typeof d.confidence === "number" ? d.confidence : -1;
+    correct[i] = d.correct ? 1 : 0;
+  });
+  if (
+    lastShared && sameNumbers(lastShared.confidence, confidence) &&
+    sameBytes(lastShared.correct, correct)
+  ) return lastShared.shared;
+  const prepared = prepareTies(decisions);
+  const buffer = weighTies(prepared);
+  let lastWeights: Float64Array | null = null;
+  let version = 0;
+  const shared: SharedTies = {
+    weigh(weights) {
+      if (lastWeights && sameNumbers(lastWeights, weights)) return buffer;
+      weighTies(prepared, weights, buffer);
+      if (lastWeights?.length === weights.length) lastWeights.set(weights);
+      else lastWeights = weights.slice();
+      version++;
+      return buffer;
+    },
+    get version() {
+      return version;
+    },
+  };
+  lastShared = { confidence, correct, shared };
+  return shared;
+}
+
+function sameNumbers(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,478 @@
+/**
+ * Top-label calibration estimators beside the headline 10-bin ECE (SPEC §13), each a registry
+ * definition, and the binning functions they share with the scorer profile and the temperature
+ * what-if.
+ *
+ * Every estimator reads the top-label confidence (the predicted answer's probability) and whether
+ * the predicted answer is the gold label, over answered decisions of every question type:
+ *
+ * - `ece_15`: Σ_b n_b·|acc_b − conf_b| / N over 15 equal-width bins, bin = min(⌊conf·15⌋, 14)
+ *   (so 1.0 falls in the last bin), empty bins skipped: the headline ECE with 15 bins.
+ * - `ece_em`: the same sum over 15 equal-mass bins (Nixon et al. 2019, "Measuring Calibration in
+ *   Deep Learning"). Decisions are sorted by confidence; the decision at 0-based rank r goes to
+ *   bin ⌊15·r / N⌋, where every decision of a run of tied confidences takes the rank of the first
+ *   of them, so a tie never straddles two bins and the result does not depend on input order.
+ *   Bins then hold ⌊N/15⌋ or ⌈N/15⌉ decisions when there are no ties; with ties some hold more
+ *   and some none (empty bins are skipped).
+ * - `ece_debiased`: Kumar, Liang & Ma 2019 ("Verified Uncertainty Calibration") bias correction
+ *   of the ℓ1 ECE over the `ece_em` bins. The plug-in term of a bin, |acc_b − conf_b|, overstates
+ *   the true gap because acc_b is noisy; the correction is 2·plug-in − E[plug-in with acc_b
+ *   replaced by a normal draw of mean acc_b and variance acc_b(1 − acc_b)/n_b]. Kumar et al.
+ *   estimate that expectation by resampling; here it is taken exactly, with
+ *   E|X| = σ·√(2/π)·exp(−μ²/2σ²) + μ·(1 − 2Φ(−μ/σ)) for X ~ N(μ, σ²) (a bin whose accuracy is 0 or
+ *   1 has σ = 0 and keeps its plug-in term). The estimate is Σ_b (n_b/N)·(2|acc_b − conf_b| −
+ *   E_b) and is not clamped: a value at or below 0 means the miscalibration is within sampling
+ *   noise.
+ * - `ece_per_question`: the headline 10-bin ECE computed within each question
+ *   (`workflow/question`) and averaged with equal weight over questions with an answered decision.
+ * - `mce`: maximum calibration error, max_b |acc_b − conf_b| over the non-empty headline bins
+ *   (10 equal-width, min(⌊conf·10⌋, 9)): the largest gap in the reliability table.
+ *
+ * @module
+ */
+import { addAt, BIN_COUNT } from "./_bins.ts";
+import { questionKey } from "./_distribution.ts";
+import {
+  prepareTies,
+  type SharedTies,
+  sharedTies,
+  type WeightedTies,
+  weighTies,
+} from "./_confidence.ts";
+import type { AdditiveMetric, MetricInput, SampleMetric } from "./registry.ts";
+
+/** The fields the binning functions read from a decision. */
+export interface ConfidenceInput {
+  /** The predicted answer's probability; null or absent (not answered) leaves it out. */
+  confidence?: number | null | undefined;
+  /** The predicted answer equals the gold label. */
+  correct?: boolean | undefined;
+}
+
+/** How confidences are cut into bins. */
+export type Binning = "equal-width" | "equal-mass";
+
+/** Options of {@linkcode calibrationBins}. */
+export interface CalibrationBinOptions {
+  /**
+   * Number of bins.
+   *
+   * @default {10}
+   */
+  bins?: number;
+  /**
+   * Equal-width bins (bin = min(⌊conf·bins⌋, bins − 1)) or equal-mass bins (by confidence rank,
+   * ties kept together: see the module doc).
+   *
+   * @default {"equal-width"}
+   */
+  binning?: Binning;
+}
+
+/** One non-empty confidence bin. */
+export interface CalibrationBin {
+  /** Bin index (0 first). */
+  index: number;
+  /** Lower edge: b/bins for equal-width bins, the smallest confidence in the bin for equal-mass. */
+  lower: number;
+  /** Upper edge: (b+1)/bins for equal-width bins, the largest confidence for equal-mass. */
+  upper: number;
+  /** Decisions in the bin. */
+  n: number;
+  /** Correct decisions in the bin. */
+  correct: number;
+  /** Sum of the bin's confidences. */
+  confidenceSum: number;
+}
+
+/**
+ * Cuts answered decisions into confidence bins.
+ *
+ * @param decisions Decisions; those without a confidence are left out.
+ * @param options Number of bins and binning.
+ * @returns The non-empty bins, lowest first.
+ * @throws {RangeError} When `bins` is not a positive integer.
+ * @example
+ * ```ts
+ * import { calibrationBins } from "./calibration.ts";
+ * const bins = calibrationBins([
+ *   { confidence: 0.55, correct: true },
+ *   { confidence: 0.95, correct: false },
+ * ], { bins: 10 });
+ * if (bins.length !== 2 || bins[1]!.index !== 9) throw new Error("two bins");
+ * ```
+ */
+export function calibrationBins(
+  decisions: readonly ConfidenceInput[],
+  options: CalibrationBinOptions = {},
+): CalibrationBin[] {
+  const { bins = BIN_COUNT, binning = "equal-width" } = options;
+  if (!Number.isSafeInteger(bins) || bins < 1) {
+    throw new RangeError(`Cannot bin confidences: bin count "${bins}" is not a positive integer`);
+  }
+  const byIndex = new Map<number, CalibrationBin>();
+  const put = (index: number, value: number, n: number, correct: number) => {
+    let bin = byIndex.get(index);
+    if (!bin) {
+      bin = {
+        index,
+        lower: binning === "equal-width" ? index / bins : value,
+        upper: binning === "equal-width" ? (index + 1) / bins : value,
+        n: 0,
+        correct: 0,
+        confidenceSum: 0,
+      };
+      byIndex.set(index, bin);
+    }
+    bin.n += n;
+    bin.correct += correct;
+    bin.confidenceSum += n === 1 ? value : value * n;
+    if (binning === "equal-mass") {
+      bin.lower = Math.min(bin.lower, value);
+      bin.upper = Math.max(bin.upper, value);
+    }
+  };
+  if (binning === "equal-width") {
+    for (const d of decisions) {
+      if (typeof d.confidence !== "number") continue;
+      put(widthBin(d.confidence, bins), d.confidence, 1, d.correct ? 1 : 0);
+    }
+  } else {
+    return equalMassBins(weighTies(prepareTies(decisions)), bins);
+  }
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Equal-mass bins of weighted tie runs: runs in ascending order, each in bin
+ * ⌊bins·(weight of the runs before it)/total⌋.
+ */
+function equalMassBins(ties: WeightedTies, bins: number): CalibrationBin[] {
+  const out: CalibrationBin[] = [];
+  let first = 0;
+  for (let t = 0; t < ties.values.length; t++) {
+    const n = ties.n[t] as number;
+    if (n === 0) continue;
+    const value = ties.values[t] as number;
+    const index = Math.floor((bins * first) / ties.total);
+    let bin = out[out.length - 1];
+    if (!bin || bin.index !== index) {
+      bin = { index, lower: value, upper: value, n: 0, correct: 0, confidenceSum: 0 };
+      out.push(bin);
+    }
+    bin.n += n;
+    bin.correct += ties.correct[t] as number;
+    bin.confidenceSum += n === 1 ? value : value * n;
+    bin.upper = value;
+    first += n;
+  }
+  return out;
+}
+
+/** The latest 15 equal-mass bins of each shared run set, by the run set's version. */
+const bins15 = {
+  map: new WeakMap<SharedTies, { version: number; bins: CalibrationBin[] | null }>(),
+  get(shared: SharedTies): { version: number; bins: CalibrationBin[] | null } {
+    let entry = this.map.get(shared);
+    if (!entry) this.map.set(shared, entry = { version: -1, bins: null });
+    return entry;
+  },
+};
+
+/** A sample metric over 15 equal-mass bins, with its weighted form for the bootstrap. */
+function equalMassMetric(
+  estimate: (bins: readonly CalibrationBin[]) => number | null,
+): Pick<SampleMetric, "compute" | "prepare"> {
+  const prepare = (decisions: readonly MetricInput[]) => {
+    // `ece_em` and `ece_debiased` read the same bins of the same resample: computed once.
+    const shared = sharedTies(decisions);
+    const cache = bins15.get(shared);
+    return (weights: Float64Array) => {
+      const ties = shared.weigh(weights);
+      const hit = cache.version === shared.version ? cache.bins : null;
+      const bins = hit ?? equalMassBins(ties, 15);
+      cache.version = shared.version;
+      cache.bins = bins;
+      return estimate(bins);
+    };
+  };
+  return {
+    prepare,
+    compute: (decisions) => estimate(equalMassBins(weighTies(prepareTies(decisions)), 15)),
+  };
+}
+
+/** Equal-width bin of a confidence: min(⌊conf·bins⌋, bins − 1), values below 0 in bin 0. */
+function widthBin(confidence: number, bins: number): number {
+  return Math.max(0, Math.min(Math.trunc(confidence * bins), bins - 1));
+}
+
+/**
+ * Expected calibration error of bins: Σ_b n_b·|acc_b − conf_b| / N.
+ *
+ * @param bins Bins from {@linkcode calibrationBins}.
+ * @returns The ECE, or null when the bins hold no decision.
+ */
+export function eceOfBins(bins: readonly CalibrationBin[]): number | null {
+  let n = 0;
+  let sum = 0;
+  for (const bin of bins) {
+    n += bin.n;
+    sum += Math.abs(bin.correct - bin.confidenceSum);
+  }
+  return n === 0 ? null : sum / n;
+}
+
+/**
+ * Maximum calibration error of bins: max_b |acc_b − conf_b| over non-empty bins.
+ *
+ * @param bins Bins from {@linkcode calibrationBins}.
+ * @returns The MCE, or null when the bins hold no decision.
+ */
+export function mceOfBins(bins: readonly CalibrationBin[]): number | null {
+  let max: number | null = null;
+  for (const bin of bins) {
+    if (bin.n === 0) continue;
+    const gap = Math.abs(bin.correct - bin.confidenceSum) / bin.n;
+    if (max === null || gap > max) max = gap;
+  }
+  return max;
+}
+
+/**
+ * Debiased ℓ1 ECE of bins (Kumar, Liang & Ma 2019, with the normal expectation taken exactly):
+ * Σ_b (n_b/N)·(2|acc_b − conf_b| − E|X_b − conf_b|), X_b ~ N(acc_b, acc_b(1 − acc_b)/n_b).
+ *
+ * @param bins Bins from {@linkcode calibrationBins} (the registry uses 15 equal-mass bins).
+ * @returns The estimate (may be negative), or null when the bins hold no decision.
+ */
+export function debiasedEceOfBins(bins: readonly CalibrationBin[]): number | null {
+  let n = 0;
+  let sum = 0;
+  for (const bin of bins) {
+    if (bin.n === 0) continue;
+    n += bin.n;
+    const accuracy = bin.correct / bin.n;
+    const gap = accuracy - bin.confidenceSum / bin.n;
+    const sd = Math.sqrt(accuracy * (1 - accuracy) / bin.n);
+    sum += bin.n * (2 * Math.abs(gap) - meanAbsoluteNormal(gap, sd));
+  }
+  return n === 0 ? null : sum / n;
+}
+
+/** E|X| for X ~ N(mu, sd²): sd·√(2/π)·exp(−mu²/2sd²) + mu·(1 − 2Φ(−mu/sd)); |mu| when sd is 0. */
+export function meanAbsoluteNormal(mu: number, sd: number): number {
+  if (!(sd > 0)) return Math.abs(mu);
+  const z = mu / sd;
+  return sd * Math.sqrt(2 / Math.PI) * Math.exp(-z * z / 2) + mu * (1 - 2 * normalCdf(-z));
+}
+
+/** Φ(x), the standard normal CDF, through erfc (fractional error below 1.2e-7). */
+function normalCdf(x: number): number {
+  return 0.5 * erfc(-x / Math.SQRT2);
+}
+
+/**
+ * The complementary error function by the Chebyshev fit in Press et al., Numerical Recipes
+ * (§6.2), fractional error below 1.2e-7 everywhere.
+ */
+function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const poly = -z * z - 1.26551223 +
+    t * (1.00002368 +
+        t * (0.37409196 +
+            t * (0.09678418 +
+                t * (-0.18628806 +
+                    t * (0.27886807 +
+                        t *
+                          (-1.13520398 +
+                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const r = t * Math.exp(poly);
+  return x >= 0 ? r : 2 - r;
+}
+
+/**
+ * The mean of per-question ECEs: within each question (`workflow/question`), the ECE over
+ * `bins` equal-width bins; then the unweighted mean over questions with an answered decision.
+ *
+ * @param decisions Decisions with their question and workflow.
+ * @param bins Number of equal-width bins.
+ * @returns The mean, or null when nothing is answered.
+ */
+export function perQuestionEce(
+  decisions: readonly (ConfidenceInput & {
+    workflow?: string | undefined;
+    question?: string | undefined;
+  })[],
+  bins: number = BIN_COUNT,
+): number | null {
+  return preparePerQuestion(decisions, bins)(undefined);
+}
+
+/**
+ * The per-question ECE's weighted form: each answered decision's question and bin found once;
+ * a weighting then adds into per-question bin totals.
+ */
+function preparePerQuestion(
+  decisions: readonly (ConfidenceInput & {
+    workflow?: string | undefined;
+    question?: string | undefined;
+  })[],
+  bins: number,
+): (weights: Float64Array | undefined) => number | null {
+  const index = new Map<string, number>();
+  const slot = new Int32Array(decisions.length).fill(-1);
+  const confidence = new Float64Array(decisions.length);
+  const correct = new Uint8Array(decisions.length);
+  decisions.forEach((d, i) => {
+    if (typeof d.confidence !== "number") return;
+    const key = questionKey(d);
+    let q = index.get(key);
+    if (q === undefined) index.set(key, q = index.size);
+    slot[i] = q * bins + widthBin(d.confidence, bins);
+    confidence[i] = d.confidence;
+    correct[i] = d.correct ? 1 : 0;
+  });
+  const questions = index.size;
+  const n = new Float64Array(questions * bins);
+  const right = new Float64Array(questions * bins);
+  const conf = new Float64Array(questions * bins);
+  return (weights) => {
+    n.fill(0);
+    right.fill(0);
+    conf.fill(0);
+    for (let i = 0; i < slot.length; i++) {
+      const j = slot[i] as number;
+      if (j < 0) continue;
+      const w = weights ? weights[i] as number : 1;
+      if (w === 0) continue;
+      n[j] = (n[j] as number) + w;
+      if (correct[i]) right[j] = (right[j] as number) + w;
+      conf[j] = (conf[j] as number) + w * (confidence[i] as number);
+    }
+    let sum = 0;
+    let count = 0;
+    for (let q = 0; q < questions; q++) {
+      let total = 0;
+      let gaps = 0;
+      for (let b = q * bins; b < (q + 1) * bins; b++) {
+        total += n[b] as number;
+        gaps += Math.abs((right[b] as number) - (conf[b] as number));
+      }
+      if (total === 0) continue;
+      sum += gaps / total;
+      count++;
+    }
+    return count === 0 ? null : sum / count;
+  };
+}
+
+const TOP_LABEL = {
+  over: "answered",
+  higherIsBetter: false,
+  range: [0, 1],
+  format: "number",
+} as const;
+
+/** Totals per equal-width bin: count, correct, confidence sum (3·bins numbers). */
+function widthTotals(bins: number): Pick<AdditiveMetric, "kind" | "width" | "add"> {
+  return {
+    kind: "additive",
+    width: 3 * bins,
+    add(totals: Float64Array, offset: number, d: MetricInput): void {
+      if (d.confidence === null || d.confidence === undefined) return;
+      const b = offset + widthBin(d.confidence, bins);
+      addAt(totals, b, 1);
+      if (d.correct) addAt(totals, b + bins, 1);
+      addAt(totals, b + 2 * bins, d.confidence);
+    },
+  };
+}
+
+/** The non-empty bins held in additive totals. */
+function binsOfTotals(totals: Float64Array, offset: number, bins: number): CalibrationBin[] {
+  const out: CalibrationBin[] = [];
+  for (let b = 0; b < bins; b++) {
+    const n = totals[offset + b] as number;
+    if (n === 0) continue;
+    out.push({
+      index: b,
+      lower: b / bins,
+      upper: (b + 1) / bins,
+      n,
+      correct: totals[offset + bins + b] as number,
+      confidenceSum: totals[offset + 2 * bins + b] as number,
+    });
+  }
+  return out;
+}
+
+/** `ece_15`: top-label ECE over 15 equal-width bins. */
+export const ECE_15: AdditiveMetric = {
+  name: "ece_15",
+  label: "ECE (15-bin)",
+  description:
+    "Top-label ECE, 15 equal-width bins (min(⌊conf·15⌋, 14)), empty bins skipped, answered decisions",
+  ...TOP_LABEL,
+  ...widthTotals(15),
+  value: (totals, offset) => eceOfBins(binsOfTotals(totals, offset, 15)),
+};
+
+/** `ece_em`: top-label ECE over 15 equal-mass bins (Nixon et al. 2019). */
+export const ECE_EM: SampleMetric = {
+  name: "ece_em",
+  label: "ECE (15 equal-mass)",
+  description:
+    "Top-label ECE, 15 equal-mass bins by confidence rank with ties kept in one bin (Nixon et al. 2019), answered decisions",
+  ...TOP_LABEL,
+  kind: "sample",
+  ...equalMassMetric(eceOfBins),
+};
+
+/** `ece_debiased`: Kumar, Liang & Ma 2019's debiased ℓ1 ECE over the `ece_em` bins. */
+export const ECE_DEBIASED: SampleMetric = {
+  name: "ece_debiased",
+  label: "ECE (debiased)",
+  description:
+    "Debiased ℓ1 top-label ECE (Kumar, Liang & Ma 2019; normal expectation exact), 15 equal-mass bins, answered decisions",
+  ...TOP_LABEL,
+  range: [-1, 1],
+  kind: "sample",
+  ...equalMassMetric(debiasedEceOfBins),
+};
+
+/** `ece_per_question`: mean over questions of the 10-bin ECE within each question. */
+export const ECE_PER_QUESTION: SampleMetric = {
+  name: "ece_per_question",
+  label: "ECE (per question)",
+  description:
+    "Unweighted mean over questions (workflow/question) of each question's 10-bin top-label ECE, answered decisions",
+  ...TOP_LABEL,
+  kind: "sample",
+  compute: (decisions) => perQuestionEce(decisions, BIN_COUNT),
+  prepare: (decisions) => {
+    const weighted = preparePerQuestion(decisions, BIN_COUNT);
+    return (weights) => weighted(weights);
+  },
+};
+
+/** `mce`: the largest |accuracy − confidence| over the non-empty headline (10-bin) bins. */
+export const MCE: AdditiveMetric = {
+  name: "mce",
+  label: "MCE",
+  description:
+    "Maximum calibration error: largest |accuracy − mean confidence| over non-empty 10 equal-width bins, answered decisions",
+  ...TOP_LABEL,
+  ...widthTotals(BIN_COUNT),
+  value: (totals, offset) => mceOfBins(binsOfTotals(totals, offset, BIN_COUNT)),
+};
+
+/** The calibration estimators, in report order. */
+export const CALIBRATION_METRICS: readonly (AdditiveMetric | SampleMetric)[] = [
+  ECE_15,
+  ECE_EM,
+  ECE_DEBIASED,
+  ECE_PER_QUESTION,
+  MCE,
+];
