@@ -16,6 +16,8 @@ export const IMPORT_ORDER: readonly string[] = [
   "record",
   "report",
   "workflow",
+  "export",
+  "view",
   "live",
   "audit",
   "cli",

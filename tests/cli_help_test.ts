@@ -35,6 +35,14 @@ const OPTIONS: Record<string, string[]> = {
   ],
   "sweep.ts": ["--labels FILE", "--seed N", "--curve", "--markdown", "--json"],
   "serve.ts": ["--port N", "--hostname H", "--predictor NAME", "--faults SPEC", "--seed N"],
+  "view.ts": ["--port N", "--hostname H", "--db PATH", "--runs DIR", "--open"],
+  "export.ts": [
+    "--format FORMAT",
+    "--out PATH",
+    "--trained-on-train yes|no",
+    "--model-id DEVELOPER/MODEL",
+    "--source-url URL",
+  ],
   "train.ts": ["--check", "--dir PATH"],
   "vendor.ts": [
     "--from PATH",

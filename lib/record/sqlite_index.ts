@@ -7,7 +7,9 @@
  * revision, status, headline metrics, summary and spec as JSON, started/finished, directory) and
  * `decisions` (run id plus every `decisions.jsonl` field; distributions as JSON text, booleans as
  * 0/1, the error as `error_kind` and `error_message`, any other field of the record as JSON in
- * `extra`).
+ * `extra`). An index by run covers the columns a decision filter reads (workflow, question,
+ * type, correct, error kind, confidence, case), so counting or paging a large run's decisions
+ * (`deno task view`) reads the index, not the rows.
  *
  * @example
  * ```ts
@@ -90,6 +92,8 @@ CREATE TABLE IF NOT EXISTS decisions (
   PRIMARY KEY (run_id, endpoint, case_id, question)
 );
 CREATE INDEX IF NOT EXISTS decisions_by_case ON decisions (case_id, question);
+CREATE INDEX IF NOT EXISTS decisions_by_run ON decisions
+  (run_id, workflow, question, type, correct, error_kind, confidence, case_id);
 `;
 
 /** An open index. */
@@ -416,33 +420,42 @@ export function runDecisions(index: RunIndex, runId: string): DecisionRecord[] {
   const rows = index.db.prepare(
     "SELECT * FROM decisions WHERE run_id = ? ORDER BY rowid",
   ).all(runId) as Record<string, SQLInputValue>[];
-  return rows.map((r) => {
-    const record: DecisionRecord = {
-      case: String(r.case_id),
-      workflow: String(r.workflow),
-      question: String(r.question),
-      type: String(r.type) as DecisionRecord["type"],
-      predicted: r.predicted === null ? null : JSON.parse(String(r.predicted)),
-      answer: r.answer === null ? null : String(r.answer),
-      confidence: r.confidence === null ? null : Number(r.confidence),
-      gold: r.gold === "" ? null : String(r.gold),
-      gold_probabilities: JSON.parse(String(r.gold_probabilities)),
-      correct: Number(r.correct) === 1,
-      kl: r.kl === null ? null : Number(r.kl),
-      brier: r.brier === null ? null : Number(r.brier),
-      latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
-      attempts: Number(r.attempts),
-      input_tokens: r.input_tokens === null ? null : Number(r.input_tokens),
-      calibrated: r.calibrated === null ? null : Number(r.calibrated) === 1,
-      error: r.error_kind === null ? null : {
-        kind: String(r.error_kind) as NonNullable<DecisionRecord["error"]>["kind"],
-        message: String(r.error_message ?? ""),
-      },
-    };
-    if (r.native !== null) record.native = JSON.parse(String(r.native));
-    if (r.warnings !== null) record.warnings = JSON.parse(String(r.warnings));
-    if (r.endpoint !== "") record.endpoint = String(r.endpoint);
-    if (r.extra !== null) Object.assign(record, JSON.parse(String(r.extra)));
-    return record;
-  });
+  return rows.map(decisionFromRow);
+}
+
+/**
+ * Turns one row of the `decisions` table (`SELECT *`) back into its `DecisionRecord`, for
+ * queries of your own (a page of a run's decisions, a filter).
+ *
+ * @param r The row.
+ * @returns The decision, as `decisions.jsonl` holds it.
+ */
+export function decisionFromRow(r: Record<string, SQLInputValue>): DecisionRecord {
+  const record: DecisionRecord = {
+    case: String(r.case_id),
+    workflow: String(r.workflow),
+    question: String(r.question),
+    type: String(r.type) as DecisionRecord["type"],
+    predicted: r.predicted === null ? null : JSON.parse(String(r.predicted)),
+    answer: r.answer === null ? null : String(r.answer),
+    confidence: r.confidence === null ? null : Number(r.confidence),
+    gold: r.gold === "" ? null : String(r.gold), // "" stands for an unlabelled decision
+    gold_probabilities: JSON.parse(String(r.gold_probabilities)),
+    correct: Number(r.correct) === 1,
+    kl: r.kl === null ? null : Number(r.kl),
+    brier: r.brier === null ? null : Number(r.brier),
+    latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
+    attempts: Number(r.attempts),
+    input_tokens: r.input_tokens === null ? null : Number(r.input_tokens),
+    calibrated: r.calibrated === null ? null : Number(r.calibrated) === 1,
+    error: r.error_kind === null ? null : {
+      kind: String(r.error_kind) as NonNullable<DecisionRecord["error"]>["kind"],
+      message: String(r.error_message ?? ""),
+    },
+  };
+  if (r.native !== null) record.native = JSON.parse(String(r.native));
+  if (r.warnings !== null) record.warnings = JSON.parse(String(r.warnings));
+  if (r.endpoint !== "") record.endpoint = String(r.endpoint);
+  if (r.extra !== null) Object.assign(record, JSON.parse(String(r.extra)));
+  return record;
 }

@@ -1,0 +1,97 @@
+/**
+ * Decisions as CSV for spreadsheets: one row per decision with the run id, RFC 4180 quoting
+ * (csv-stringify), distributions as JSON text in option order, booleans as `true`/`false`, empty
+ * cells for n/a. A text cell that a spreadsheet would run as a formula (starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return) gets a leading `'`, so a server's error text cannot become
+ * a formula; numbers are written as numbers.
+ *
+ * @module
+ */
+import { stringify } from "csv-stringify/sync";
+import type { DecisionRecord } from "../record/mod.ts";
+import type { ExportInput, ExportResult } from "./types.ts";
+
+/** The CSV's columns, in order. */
+export const CSV_COLUMNS: readonly string[] = [
+  "run_id",
+  "case",
+  "workflow",
+  "question",
+  "type",
+  "answer",
+  "confidence",
+  "gold",
+  "correct",
+  "kl",
+  "brier",
+  "latency_ms",
+  "attempts",
+  "input_tokens",
+  "calibrated",
+  "error_kind",
+  "error_message",
+  "endpoint",
+  "predicted",
+  "gold_probabilities",
+];
+
+/** The file's path under the export root. */
+export const CSV_PATH = "decisions.csv";
+
+const FORMULA = /^[=+\-@\t\r]/;
+
+function text(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  return FORMULA.test(value) ? `'${value}` : value;
+}
+
+function number(value: number | null): number | string {
+  return value === null ? "" : value;
+}
+
+function row(runId: string, r: DecisionRecord): (string | number)[] {
+  return [
+    text(runId),
+    text(r.case),
+    text(r.workflow),
+    text(r.question),
+    r.type,
+    text(r.answer),
+    number(r.confidence),
+    text(r.gold),
+    String(r.correct),
+    number(r.kl),
+    number(r.brier),
+    number(r.latency_ms),
+    r.attempts,
+    number(r.input_tokens),
+    r.calibrated === null ? "" : String(r.calibrated),
+    r.error?.kind ?? "",
+    text(r.error?.message),
+    text(r.endpoint),
+    r.predicted === null ? "" : JSON.stringify(r.predicted),
+    JSON.stringify(r.gold_probabilities),
+  ];
+}
+
+/**
+ * Exports a run's decisions as CSV.
+ *
+ * @param input The run and its decisions.
+ * @returns The CSV file (path `decisions.csv`), header first, lines ending in CRLF.
+ * @example
+ * ```ts ignore
+ * import { loadRun } from "../record/mod.ts";
+ * import { exportCsv } from "./csv.ts";
+ * const { files } = exportCsv(await loadRun("runs/<id>"));
+ * ```
+ */
+export function exportCsv(input: ExportInput): ExportResult {
+  const rows = input.records.map((r) => row(input.run.id, r));
+  const csv = stringify(rows, {
+    header: true,
+    columns: [...CSV_COLUMNS],
+    record_delimiter: "windows",
+  });
+  return { format: "csv", files: [{ path: CSV_PATH, text: csv }] };
+}

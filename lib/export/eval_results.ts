@@ -1,0 +1,130 @@
+/**
+ * The Hugging Face Hub's `.eval_results/*.yaml` file: the results a model repository adds to
+ * appear on a benchmark dataset's leaderboard (huggingface/hub-docs `eval_results.yaml`,
+ * huggingface_hub's `EvalResultEntry`). One entry per leaderboard metric of the Typed Decisions
+ * card — accuracy, KL from gold, Brier and ECE — each with the dataset revision, the run date and
+ * notes naming the decibench version and whether the model was trained on the train split.
+ *
+ * @module
+ */
+import YAML from "yaml";
+import { DATASET_ID } from "../dataset/mod.ts";
+import { leaderboardProblem } from "./card_protocol.ts";
+import { intervalOf, metricOf } from "./summary_values.ts";
+import type { ExportInput, ExportOptions, ExportResult } from "./types.ts";
+import { assertValid } from "./validate.ts";
+
+/** The card's leaderboard metrics, each exported as one entry whose `task_id` is its name. */
+export const LEADERBOARD_METRICS: readonly string[] = ["accuracy", "kl", "brier", "ece"];
+
+/** The file's path inside a model repository. */
+export const EVAL_RESULTS_PATH = ".eval_results/typed-decisions.yaml";
+
+/** One entry of the YAML file (the `EvalResultEntry` fields decibench fills). */
+export interface EvalResultEntry {
+  /** The benchmark dataset and task. */
+  dataset: {
+    /** Hub id of the benchmark dataset. */
+    id: string;
+    /** Task id (the metric's name). */
+    task_id: string;
+    /** Dataset revision (commit). */
+    revision: string;
+  };
+  /** The metric value, as in run.json. */
+  value: number;
+  /** When the run finished (ISO 8601). */
+  date?: string;
+  /** Where the evidence is, when given. */
+  source?: {
+    /** Link to the evidence. */
+    url: string;
+    /** Display name. */
+    name: string;
+  };
+  /** Set-up details: training on the train split, decibench version, interval. */
+  notes: string;
+}
+
+function intervalText(name: string, lo: number, hi: number): string {
+  return name === "accuracy"
+    ? `95% CI ${(lo * 100).toFixed(1)}–${(hi * 100).toFixed(1)}%`
+    : `95% CI ${lo.toFixed(3)}–${hi.toFixed(3)}`;
+}
+
+/**
+ * Builds the entries of a run's `.eval_results` file.
+ *
+ * @param input The run and its decisions.
+ * @param options `trainedOnTrain` (required) and `sourceUrl`.
+ * @returns One entry per leaderboard metric that has a value.
+ * @throws {RangeError} When `trainedOnTrain` is not stated, or the run is not a complete
+ *   card-protocol run (naming why).
+ */
+export function evalResultEntries(input: ExportInput, options: ExportOptions): EvalResultEntry[] {
+  const { run, records } = input;
+  if (options.trainedOnTrain === undefined) {
+    throw new RangeError(
+      "Cannot export as eval-results: say whether the model was trained on the Typed Decisions train split with --trained-on-train yes|no (the card keeps fine-tuned and zero-shot rows apart)",
+    );
+  }
+  const problem = leaderboardProblem(run, records.length);
+  if (problem) {
+    throw new RangeError(`Cannot export run "${run.id}" as eval-results: ${problem}`);
+  }
+  const training = options.trainedOnTrain
+    ? "fine-tuned on the Typed Decisions train split"
+    : "not trained on the Typed Decisions train split (zero-shot)";
+  const entries: EvalResultEntry[] = [];
+  for (const name of LEADERBOARD_METRICS) {
+    const value = metricOf(run.summary, name);
+    if (value === null) continue;
+    const interval = intervalOf(run.summary, name);
+    const notes = [
+      training,
+      `decibench ${run.tool_version}`,
+      `${records.length} decisions`,
+      ...(interval ? [intervalText(name, interval[0], interval[1])] : []),
+    ].join("; ");
+    const entry: EvalResultEntry = {
+      dataset: { id: DATASET_ID, task_id: name, revision: run.spec.revision },
+      value,
+      ...(run.finished_at ? { date: run.finished_at } : {}),
+      ...(options.sourceUrl !== undefined
+        ? { source: { url: options.sourceUrl, name: `decibench run ${run.id}` } }
+        : {}),
+      notes,
+    };
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/**
+ * Exports a run as the Hugging Face `.eval_results/typed-decisions.yaml` file, validated against
+ * the vendored schema before it is returned.
+ *
+ * @param input The run and its decisions.
+ * @param options `trainedOnTrain` (required) and `sourceUrl`.
+ * @returns The YAML file (path `.eval_results/typed-decisions.yaml`).
+ * @throws {RangeError} When `trainedOnTrain` is not stated, or the run is not a complete
+ *   card-protocol run.
+ * @example
+ * ```ts ignore
+ * import { loadRun } from "../record/mod.ts";
+ * import { exportEvalResults } from "./eval_results.ts";
+ * const { files } = exportEvalResults(await loadRun("runs/<id>"), { trainedOnTrain: false });
+ * console.log(files[0].text);
+ * ```
+ */
+export function exportEvalResults(input: ExportInput, options: ExportOptions): ExportResult {
+  const entries = evalResultEntries(input, options);
+  assertValid("eval-results", entries, `run "${input.run.id}" as eval-results`);
+  // Strings double-quoted (dates stay strings for every YAML reader), keys plain, no folding.
+  const text = YAML.stringify(entries, {
+    defaultStringType: "QUOTE_DOUBLE",
+    defaultKeyType: "PLAIN",
+    lineWidth: 0,
+  });
+  return { format: "eval-results", files: [{ path: EVAL_RESULTS_PATH, text }] };
+}

@@ -1,0 +1,330 @@
+/**
+ * Every Eval Ever (the EvalEval coalition's shared schema, `eval.schema.json` 0.3.0): one
+ * aggregate record with every metric of the run (score, 95% bootstrap interval, direction,
+ * range) and its instance-level `<uuid>_samples.jsonl`, one line per decision, laid out as the
+ * Every Eval Ever repository keeps them (`data/typed-decisions/<developer>/<model>/<uuid>.json`).
+ *
+ * Each instance line belongs to the `accuracy` result (its score is 1 when the predicted answer
+ * is the gold label); the decision's KL, Brier, confidence and both distributions are in its
+ * `metadata`. The input is the case's state and the question as sent, read from the vendored
+ * dataset at the revision the run used.
+ *
+ * @module
+ */
+import { type Case, loadDataset, optionsOf } from "../dataset/mod.ts";
+import { type DecisionRecord, type RunJson, sha256Hex } from "../record/mod.ts";
+import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "./summary_values.ts";
+import type { ExportInput, ExportOptions, ExportResult } from "./types.ts";
+import { assertValid } from "./validate.ts";
+
+/** The schema version the export follows. */
+export const EEE_SCHEMA_VERSION = "0.3.0";
+/** The collection (benchmark) folder and `source_data.dataset_name`. */
+export const EEE_COLLECTION = "typed-decisions";
+/** Bootstrap resamples behind every interval in a run summary. */
+const BOOTSTRAP_RESAMPLES = 1000;
+
+const LOOPBACK = /^(https?:\/\/)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i;
+
+/** A path segment safe on every file system: letters, digits, `.`, `_`, `-`; never `.`/`..`. */
+function segment(text: string): string {
+  const safe = text.replace(/[^A-Za-z0-9._-]/g, "_");
+  return safe === "" || /^\.+$/.test(safe) ? "_" : safe;
+}
+
+/**
+ * The model id a run is exported under, in Hugging Face form (`developer/model`).
+ *
+ * @param run The run record.
+ * @param override `--model-id`, when given.
+ * @returns The id.
+ * @throws {RangeError} When the override is not `developer/model`.
+ */
+export function exportModelId(run: RunJson, override?: string): string {
+  if (override !== undefined) {
+    if (!/^[^/\s]+\/[^/\s]+$/.test(override)) {
+      throw new RangeError(
+        `Cannot export run "${run.id}": --model-id "${override}" is not in the form developer/model`,
+      );
+    }
+    return override;
+  }
+  const model = run.model_reported ?? run.spec.model;
+  if (/^[^/\s]+\/[^\s]+$/.test(model)) return model;
+  return `${run.spec.reference ? "decibench" : "unknown"}/${model.replaceAll("/", "_")}`;
+}
+
+/** A UUID v4 derived from the run (so exporting the same run again names the same files). */
+async function runUuid(run: RunJson): Promise<string> {
+  const hex = await sha256Hex(`every-eval-ever\n${run.id}\n${run.spec.fingerprint}`);
+  const variant = "89ab"[parseInt(hex[16] as string, 16) % 4] as string;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${
+    hex.slice(17, 20)
+  }-${hex.slice(20, 32)}`;
+}
+
+function epochSeconds(iso: string): string {
+  return String(Date.parse(iso) / 1000);
+}
+
+function strings(entries: Record<string, string | number | boolean | null | undefined>) {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(entries)) {
+    if (v !== null && v !== undefined) out[k] = String(v);
+  }
+  return out;
+}
+
+function bound(value: number): number | "Infinity" | "-Infinity" {
+  return value === Infinity ? "Infinity" : value === -Infinity ? "-Infinity" : value;
+}
+
+/** Canonical JSON (sorted keys, no spaces), as Python's `json.dumps(sort_keys=True)` writes it. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${
+      keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+        .join(",")
+    }}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function casesOf(run: RunJson, options: ExportOptions): Promise<Map<string, Case>> {
+  const split = run.spec.split === "train" ? "train" : "test";
+  const dataset = await loadDataset({
+    split,
+    ...(options.datasetDir !== undefined ? { dir: options.datasetDir } : {}),
+  });
+  if (dataset.info.dataset !== run.spec.dataset || dataset.info.revision !== run.spec.revision) {
+    throw new RangeError(
+      `Cannot export run "${run.id}" as every-eval-ever: it used ${run.spec.dataset}@${
+        run.spec.revision.slice(0, 12)
+      }, but the vendored dataset is ${dataset.info.dataset}@${
+        dataset.info.revision.slice(0, 12)
+      }, so the states it asked about are not at hand`,
+    );
+  }
+  return new Map(dataset.cases.map((c) => [c.id, c]));
+}
+
+function instance(
+  r: DecisionRecord,
+  c: Case,
+  ids: { evaluationId: string; modelId: string },
+): Promise<Record<string, unknown>> {
+  const question = c.questions[r.question];
+  const options = question ? optionsOf(question) : Object.keys(r.gold_probabilities ?? {});
+  const raw = JSON.stringify({ state: c.state, question: { name: r.question, ...question } });
+  const reference = r.gold === null ? [] : [r.gold]; // an unlabelled decision has none
+  return sha256Hex(canonical({ raw, reference })).then((hash) => ({
+    schema_version: EEE_SCHEMA_VERSION,
+    evaluation_id: ids.evaluationId,
+    model_id: ids.modelId,
+    evaluation_name: EEE_COLLECTION,
+    evaluation_result_id: "accuracy",
+    sample_id: `${r.case}/${r.question}`,
+    sample_hash: hash,
+    interaction_type: "single_turn",
+    input: { raw, reference, choices: options },
+    output: { raw: r.predicted === null ? [] : [JSON.stringify(r.predicted)] },
+    answer_attribution: r.answer === null ? [] : [{
+      turn_idx: 0,
+      source: "output.raw",
+      extracted_value: r.answer,
+      extraction_method: "argmax of the predicted distribution (first listed option wins a tie)",
+      is_terminal: true,
+    }],
+    evaluation: { score: r.correct ? 1 : 0, is_correct: r.correct },
+    performance: { latency_ms: r.latency_ms },
+    error: r.error ? `${r.error.kind}: ${r.error.message}` : null,
+    metadata: strings({
+      case: r.case,
+      workflow: r.workflow,
+      question: r.question,
+      type: r.type,
+      confidence: r.confidence,
+      kl: r.kl,
+      brier: r.brier,
+      predicted: r.predicted === null ? null : JSON.stringify(r.predicted),
+      gold_probabilities: JSON.stringify(r.gold_probabilities),
+      attempts: r.attempts,
+      request_input_tokens: r.input_tokens,
+      calibrated: r.calibrated,
+      endpoint: r.endpoint,
+    }),
+  }));
+}
+
+/**
+ * Exports a run in the Every Eval Ever schema: the aggregate record and its instance-level file,
+ * both validated against the vendored schemas.
+ *
+ * @param input The run and its decisions.
+ * @param options `modelId`, `now` and `datasetDir`.
+ * @returns Two files under `data/typed-decisions/<developer>/<model>/`: `<uuid>_samples.jsonl`
+ *   and `<uuid>.json`.
+ * @throws {RangeError} When `modelId` is malformed.
+ * @throws {RangeError} When the run's dataset revision is not the one at hand, or it has no
+ *   summary yet.
+ * @throws {DatasetIntegrityError} When the vendored dataset fails its check.
+ */
+export async function exportEveryEvalEver(
+  input: ExportInput,
+  options: ExportOptions = {},
+): Promise<ExportResult> {
+  const { run, records } = input;
+  if (!run.summary) {
+    throw new RangeError(
+      `Cannot export run "${run.id}" as every-eval-ever: it has no summary yet (status "${run.status}")`,
+    );
+  }
+  const cases = await casesOf(run, options);
+  const modelId = exportModelId(run, options.modelId);
+  const [developer, model] = modelId.split("/") as [string, string];
+  const uuid = await runUuid(run);
+  const folder = `data/${EEE_COLLECTION}/${segment(developer)}/${segment(model)}`;
+  const samplesPath = `${folder}/${uuid}_samples.jsonl`;
+  const now = options.now ?? new Date();
+  const evaluationId = `${EEE_COLLECTION}/${modelId}/${epochSeconds(run.started_at)}`;
+  const ids = { evaluationId, modelId };
+
+  const lines: string[] = [];
+  for (const r of records) {
+    const c = cases.get(r.case);
+    if (!c) {
+      throw new RangeError(
+        `Cannot export run "${run.id}" as every-eval-ever: case "${r.case}" is not in the vendored ${run.spec.split} split`,
+      );
+    }
+    const row = await instance(r, c, ids);
+    assertValid("every-eval-ever-instance", row, `run "${run.id}" as every-eval-ever`);
+    lines.push(JSON.stringify(row));
+  }
+  const samples = lines.length ? lines.join("\n") + "\n" : "";
+
+  const spec = run.spec;
+  const selfDeployed = spec.reference !== null || LOOPBACK.test(spec.endpoint);
+  const sourceData = {
+    dataset_name: EEE_COLLECTION,
+    source_type: "hf_dataset",
+    hf_repo: spec.dataset,
+    hf_split: spec.split,
+    samples_number: countOf(run.summary, "decisions") ?? records.length,
+    additional_details: strings({
+      revision: spec.revision,
+      license: spec.license,
+      cases: spec.cases,
+      case_ids_sha256: spec.case_ids_sha256,
+      questions_sha256: spec.questions_sha256,
+    }),
+  };
+  const results = [];
+  for (const metric of SUMMARY_METRICS) {
+    const score = metricOf(run.summary, metric.name);
+    if (score === null) continue;
+    const interval = intervalOf(run.summary, metric.name);
+    results.push({
+      evaluation_result_id: metric.name,
+      evaluation_name: EEE_COLLECTION,
+      source_data: sourceData,
+      evaluation_timestamp: epochSeconds(run.finished_at ?? run.started_at),
+      metric_config: {
+        evaluation_description: metric.description,
+        metric_id: metric.name,
+        metric_name: metric.label,
+        ...(metric.format === "percent" ? { metric_unit: "proportion" } : {}),
+        lower_is_better: !metric.higherIsBetter,
+        score_type: "continuous",
+        min_score: bound(metric.range[0]),
+        max_score: bound(metric.range[1]),
+      },
+      score_details: {
+        score,
+        details: strings({
+          decisions: countOf(run.summary, "decisions"),
+          answered: countOf(run.summary, "answered"),
+          errors: countOf(run.summary, "errors"),
+          status: run.status,
+        }),
+        ...(interval
+          ? {
+            uncertainty: {
+              confidence_interval: {
+                lower: interval[0],
+                upper: interval[1],
+                confidence_level: 0.95,
+                method: `percentile bootstrap resampling cases (seed ${spec.seed})`,
+              },
+              num_samples: spec.cases,
+              num_bootstrap_samples: BOOTSTRAP_RESAMPLES,
+            },
+          }
+          : {}),
+      },
+      generation_config: {
+        additional_details: strings({
+          engine: spec.engine,
+          endpoint: spec.endpoint,
+          state_encoding: spec.state_encoding,
+          request: "one request per case carrying all of its questions",
+          parallel: spec.parallel,
+          timeout_ms: spec.timeout_ms,
+          retries: spec.retries,
+          calibrated: spec.calibrated,
+        }),
+      },
+    });
+  }
+  const aggregate = {
+    schema_version: EEE_SCHEMA_VERSION,
+    evaluation_id: evaluationId,
+    evaluation_timestamp: epochSeconds(run.started_at),
+    retrieved_timestamp: String(now.getTime() / 1000),
+    source_metadata: {
+      source_name: "decibench",
+      source_type: "evaluation_run",
+      source_organization_name: "unknown",
+      evaluator_relationship: "third_party",
+    },
+    eval_library: {
+      name: "decibench",
+      version: run.tool_version,
+      additional_details: strings({
+        run_id: run.id,
+        workflow: spec.workflow,
+        fingerprint: spec.fingerprint,
+      }),
+    },
+    model_info: {
+      name: spec.model,
+      id: modelId,
+      developer,
+      inference_engine: { name: spec.engine },
+      additional_details: strings({
+        deployment_type: selfDeployed ? "self_deployed" : "unknown",
+        model_availability: "unknown",
+        model_reported: run.model_reported,
+        trained_on_train_split: options.trainedOnTrain,
+      }),
+    },
+    evaluation_results: results,
+    detailed_evaluation_results: {
+      format: "jsonl",
+      file_path: samplesPath,
+      hash_algorithm: "sha256",
+      checksum: await sha256Hex(samples),
+      total_rows: lines.length,
+    },
+  };
+  assertValid("every-eval-ever", aggregate, `run "${run.id}" as every-eval-ever`);
+  return {
+    format: "every-eval-ever",
+    files: [
+      { path: samplesPath, text: samples },
+      { path: `${folder}/${uuid}.json`, text: JSON.stringify(aggregate, null, 2) + "\n" },
+    ],
+  };
+}

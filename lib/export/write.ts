@@ -1,0 +1,64 @@
+/**
+ * Writing an export: each file atomically under the export root (by default the run directory's
+ * `export/` folder), or a single-file format straight to a named file or stdout.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { writeAtomic } from "../record/mod.ts";
+import type { ExportResult } from "./types.ts";
+
+/** Options for {@linkcode writeExport}. */
+export interface WriteExportOptions {
+  /**
+   * Where to write. A single-file export writes to this file (`-`: stdout); any export writes
+   * its files under this folder when `file` is false.
+   * @default undefined (`<run dir>/export`)
+   */
+  out?: string | undefined;
+  /**
+   * Whether `out` names the file itself (single-file formats) rather than the export root.
+   * @default false
+   */
+  file?: boolean;
+}
+
+/**
+ * Writes an export's files.
+ *
+ * @param result The export.
+ * @param runDir The run directory (the default root is its `export/` folder).
+ * @param options Where to write.
+ * @returns The paths written (`-` for stdout).
+ * @throws {Error} When a file cannot be written (a read-only or full disk).
+ */
+export async function writeExport(
+  result: ExportResult,
+  runDir: string,
+  options: WriteExportOptions = {},
+): Promise<string[]> {
+  if (options.file && options.out !== undefined) {
+    const file = result.files[0];
+    if (!file || result.files.length !== 1) {
+      throw new TypeError(
+        `Cannot write the ${result.format} export to one file: it has ${result.files.length}`,
+      );
+    }
+    if (options.out === "-") {
+      await Deno.stdout.write(new TextEncoder().encode(file.text));
+      return ["-"];
+    }
+    await Deno.mkdir(dirname(options.out), { recursive: true });
+    await writeAtomic(options.out, file.text);
+    return [options.out];
+  }
+  const root = options.out ?? join(runDir, "export");
+  const written: string[] = [];
+  for (const file of result.files) {
+    const path = join(root, ...file.path.split("/"));
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await writeAtomic(path, file.text);
+    written.push(path);
+  }
+  return written;
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { indexRun, openIndex } from "../record/mod.ts";
+import { errored, record, runJson } from "../../tests/records_fixtures.ts";
+import {
+  countDecisions,
+  errorGroups,
+  facets,
+  filterQuery,
+  parseQuery,
+  queryDecisions,
+  whereOf,
+} from "./explorer.ts";
+
+const records = [
+  record({ case: "c1", question: "a", confidence: 0.95, correct: false, answer: "false" }),
+  record({ case: "c1", question: "b", confidence: 0.6 }),
+  record({ case: "c2", question: "a", type: "choice", workflow: "invoice_processing" }),
+  errored({ case: "c2", question: "b" }),
+  errored({ case: "c3", question: "a", error: { kind: "timeout", message: "slow" } }),
+];
+
+function withIndex(fn: (db: ReturnType<typeof openIndex>["db"]) => void): void {
+  const index = openIndex(":memory:");
+  try {
+    indexRun(index, runJson(records), records);
+    fn(index.db);
+  } finally {
+    index.close();
+  }
+}
+
+Deno.test("`parseQuery()` reads the explorer's filters and names bad values", () => {
+  const ok = parseQuery(new URLSearchParams("outcome=wrong&min_conf=0.9&page=2&order=confidence"));
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.filter.outcome, "wrong");
+  assert.equal(ok.filter.minConfidence, 0.9);
+  assert.deepEqual(ok.page, { page: 2, perPage: 50, order: "confidence" });
+  assert.equal(filterQuery(ok.filter).toString(), "outcome=wrong&min_conf=0.9");
+  const bad = parseQuery(
+    new URLSearchParams("outcome=x&min_conf=-1&max_conf=abc&page=0&per_page=9999"),
+  );
+  assert.deepEqual(bad.problems, [
+    'outcome "x" is not one of correct, wrong, error',
+    'min_conf "-1" is not a number in [0, 1]',
+    'max_conf "abc" is not a number in [0, 1]',
+    'page "0" is not a whole number ≥ 1',
+  ]);
+  assert.equal(bad.page.perPage, 200, "pages hold at most 200 decisions");
+});
+
+Deno.test("`whereOf()` filters one run's decisions in SQL, parameters bound", () => {
+  withIndex((db) => {
+    const id = runJson(records).id;
+    const count = (query: string, cases: string[] | null = null) =>
+      countDecisions(db, whereOf(id, parseQuery(new URLSearchParams(query)).filter, cases));
+    assert.equal(count(""), 5);
+    assert.equal(count("outcome=wrong&min_conf=0.9"), 1);
+    assert.equal(count("outcome=correct"), 2);
+    assert.equal(count("outcome=error"), 2);
+    assert.equal(count("error_kind=timeout"), 1);
+    assert.equal(count("type=choice"), 1);
+    assert.equal(count("workflow=customer_service&question=a"), 2);
+    assert.equal(count("max_conf=0.7"), 1, "errors have no confidence");
+    assert.equal(count("q=c3"), 1, "the text matches case ids");
+    assert.equal(count("q=zzz", ["c1"]), 2, "and the cases whose state holds it");
+    assert.equal(count("workflow=x' OR '1'='1"), 0, "values are bound, not spliced");
+    assert.equal(countDecisions(db, whereOf("other-run", {})), 0);
+  });
+});
+
+Deno.test("`queryDecisions()` pages in record or confidence order", () => {
+  withIndex((db) => {
+    const id = runJson(records).id;
+    const first = queryDecisions(db, whereOf(id, {}), { page: 1, perPage: 2, order: "dataset" });
+    assert.equal(first.total, 5);
+    assert.equal(first.pages, 3);
+    assert.deepEqual(first.decisions, records.slice(0, 2));
+    const last = queryDecisions(db, whereOf(id, {}), { page: 9, perPage: 2, order: "dataset" });
+    assert.equal(last.page, 3, "a page past the end shows the last one");
+    assert.deepEqual(last.decisions, records.slice(4));
+    const confident = queryDecisions(db, whereOf(id, {}), {
+      page: 1,
+      perPage: 5,
+      order: "confidence",
+    });
+    assert.deepEqual(confident.decisions.map((r) => r.confidence), [0.95, 0.8, 0.6, null, null]);
+  });
+});
+
+Deno.test("`facets()` and `errorGroups()` list a run's values and its errors with examples", () => {
+  withIndex((db) => {
+    const id = runJson(records).id;
+    const f = facets(db, id);
+    assert.deepEqual(f.workflows, [{ name: "customer_service", n: 4 }, {
+      name: "invoice_processing",
+      n: 1,
+    }]);
+    assert.deepEqual(f.errorKinds, [{ name: "network", n: 1 }, { name: "timeout", n: 1 }]);
+    assert.deepEqual(errorGroups(db, id), [
+      {
+        kind: "network",
+        count: 1,
+        examples: [{ case: "c2", question: "b", message: "Cannot reach the server" }],
+      },
+      { kind: "timeout", count: 1, examples: [{ case: "c3", question: "a", message: "slow" }] },
+    ]);
+  });
+});

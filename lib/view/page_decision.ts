@@ -1,0 +1,50 @@
+/**
+ * `/runs/<id>/decisions/<case>/<question>`: one decision on its own page — its facts, both
+ * distributions side by side in option order, and the state as pretty JSON.
+ *
+ * @module
+ */
+import type { Case } from "../dataset/mod.ts";
+import type { DecisionRecord } from "../record/mod.ts";
+import type { CatalogRun } from "./catalog.ts";
+import { decisionFacts, distributionTable, optionOrder, stateBlock } from "./decision_html.ts";
+import { type Html, html, page, runHref } from "./_layout.ts";
+
+/**
+ * The decision page.
+ *
+ * @param entry The run.
+ * @param r The decision.
+ * @param c Its case, or null when the state is not at hand.
+ * @returns The page.
+ */
+export function decisionPage(entry: CatalogRun, r: DecisionRecord, c: Case | null): Html {
+  const question = c?.questions[r.question];
+  return page(
+    `${r.case} · ${r.question}`,
+    html`<p class="sub">Run <a href="${runHref(entry.id)}">${entry.id}</a>${
+      question
+        ? html`
+          · ${question.instructions}
+        `
+        : ""
+    }</p>
+${decisionFacts(r)}
+<div class="split">
+${
+      distributionTable("Predicted and gold distributions, in option order", optionOrder([r]), [
+        { label: "predicted", values: r.predicted, pick: r.answer },
+        { label: "gold", values: r.gold_probabilities, pick: null },
+      ], r.gold ?? "")
+    }
+<section aria-labelledby="state-h"><h2 id="state-h">State</h2>${stateBlock(c)}</section>
+</div>`,
+    {
+      crumbs: [
+        { label: entry.id, href: runHref(entry.id) },
+        { label: "Decisions", href: `${runHref(entry.id)}/decisions` },
+        { label: `${r.case} · ${r.question}` },
+      ],
+    },
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * `deno task export RUN [--format eval-results|every-eval-ever|csv] [--out PATH]
+ * [--trained-on-train yes|no] [--model-id DEVELOPER/MODEL] [--source-url URL]`: writes a run in a
+ * format the field shares. RUN is a run directory, or a run id under `runs/`. Files go to the run
+ * directory's `export/` folder unless `--out` names the file (eval-results, csv; `-` for stdout)
+ * or the root folder (every-eval-ever). Exit 2 for a usage error or a run the format refuses.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import {
+  type CommandSpec,
+  helpText,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { runMain } from "../lib/cli/main.ts";
+import { EXPORT_FORMATS, exportFormat, writeExport } from "../lib/export/mod.ts";
+import { fsErrorMessage, type LoadedRun, loadRun } from "../lib/record/mod.ts";
+
+const COMMAND: CommandSpec = {
+  name: "export",
+  args: "RUN",
+  summary:
+    `Writes a run in a format the field shares. RUN is a run directory or a run id under runs/.
+Without --out the files go to RUN/export/.`,
+  options: {
+    format: {
+      type: "string",
+      value: "FORMAT",
+      help: [
+        "the format (default csv):",
+        ...EXPORT_FORMATS.map((f) => `  ${f.name}: ${f.description}`),
+      ].join("\n"),
+    },
+    out: {
+      type: "string",
+      value: "PATH",
+      help:
+        "the file to write (eval-results, csv; - for stdout) or the root folder (every-eval-ever)",
+    },
+    "trained-on-train": {
+      type: "string",
+      value: "yes|no",
+      help:
+        "whether the model was trained on the Typed Decisions train split (eval-results: required)",
+    },
+    "model-id": {
+      type: "string",
+      value: "DEVELOPER/MODEL",
+      help: "the model's id for every-eval-ever (default the reported model)",
+    },
+    "source-url": {
+      type: "string",
+      value: "URL",
+      help: "a public link to the run's traces, for eval-results' source",
+    },
+  },
+  more:
+    "Exit status: 0 written; 2 a usage error or a run the format refuses (the message says why).",
+};
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function resolveRun(arg: string): Promise<LoadedRun> {
+  const dir = !(await exists(arg)) && await exists(join("runs", arg)) ? join("runs", arg) : arg;
+  try {
+    return await loadRun(dir);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function yesNo(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "yes") return true;
+  if (value === "no") return false;
+  throw new UsageError(`Cannot use --trained-on-train "${value}": it must be "yes" or "no"`);
+}
+
+async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
+    return 0;
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `Cannot export: expected one run (a run directory or id), got ${positionals.length}`,
+    );
+  }
+  const name = stringFlag(values.format) ?? "csv";
+  const format = exportFormat(name);
+  if (!format) {
+    throw new UsageError(
+      `Cannot use --format "${name}": it is not a format; choose one of ${
+        EXPORT_FORMATS.map((f) => f.name).join(", ")
+      }`,
+    );
+  }
+  const trainedOnTrain = yesNo(stringFlag(values["trained-on-train"]));
+  if (format.name === "eval-results" && trainedOnTrain === undefined) {
+    throw new UsageError(
+      "Cannot export as eval-results: --trained-on-train yes|no is required; say whether the model was trained on the Typed Decisions train split (the card keeps fine-tuned and zero-shot rows apart)",
+    );
+  }
+  const sourceUrl = urlFlag(values["source-url"], "source-url");
+  const loaded = await resolveRun(positionals[0] as string);
+  const result = await format.build(loaded, {
+    trainedOnTrain,
+    modelId: stringFlag(values["model-id"]),
+    sourceUrl,
+    datasetDir: Deno.env.get("DECIBENCH_DATASET_DIR"),
+  });
+  const out = pathFlag(values.out, "out");
+  let written: string[];
+  try {
+    written = await writeExport(result, loaded.dir, { out, file: format.singleFile });
+  } catch (error) {
+    const where = out ?? join(loaded.dir, "export");
+    throw new UsageError(fsErrorMessage(error, where, "write", { fix: "choose another --out" }));
+  }
+  if (!written.includes("-")) {
+    for (const path of written) {
+      console.log(`${format.name}  ${path}`);
+    }
+  }
+  return 0;
+}
+
+if (import.meta.main) {
+  await runMain(main, { usage: usageLine(COMMAND), usageErrors: [RangeError] });
+}

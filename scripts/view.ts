@@ -1,0 +1,115 @@
+/**
+ * `deno task view [--port N] [--hostname H] [--db PATH] [--runs DIR] [--open]`: a local, read-only web
+ * app over the run index and the run directories, on 127.0.0.1:8700 by default. Every asset is
+ * served locally; nothing is written. Ctrl+C stops it. Exit 2 for a usage error or a port in use.
+ *
+ * @module
+ */
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { runMain } from "../lib/cli/main.ts";
+import { DEFAULT_INDEX_PATH } from "../lib/record/mod.ts";
+import { startView } from "../lib/view/mod.ts";
+
+const COMMAND: CommandSpec = {
+  name: "view",
+  summary:
+    `A local, read-only web app over the run index and the run directories: the runs (sort, filter,
+tick two to compare, live progress), one run (cards, charts, tables, thresholds, errors, a decision
+explorer), the paired comparison of two runs, and the same data as JSON under /api/. Every asset is
+served locally; nothing is written.`,
+  options: {
+    port: {
+      type: "string",
+      value: "N",
+      help: "port to listen on (default 8700; 0 picks a free one)",
+    },
+    hostname: {
+      type: "string",
+      value: "H",
+      help: "address to bind (default 127.0.0.1: this machine only)",
+    },
+    db: { type: "string", value: "PATH", help: `the SQLite index (default ${DEFAULT_INDEX_PATH})` },
+    runs: { type: "string", value: "DIR", help: "the folder of run directories (default runs)" },
+    open: { type: "boolean", help: "open the view in the browser" },
+  },
+  more: "Exit status: 0 stopped with Ctrl+C; 2 a usage error or a port in use.",
+};
+
+async function openBrowser(url: string): Promise<void> {
+  const command = Deno.build.os === "darwin"
+    ? ["open", url]
+    : Deno.build.os === "windows"
+    ? ["cmd", "/c", "start", "", url]
+    : ["xdg-open", url];
+  try {
+    const child = new Deno.Command(command[0] as string, {
+      args: command.slice(1),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await child.status;
+  } catch {
+    console.error(`decibench: Cannot open a browser (${command[0]} is not available); open ${url}`);
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
+    return 0;
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length) {
+    throw new UsageError(`Cannot start the view: unexpected argument "${positionals[0]}"`);
+  }
+  const port = intFlag(values.port, "port", 0, 65535) ?? 8700;
+  const hostname = stringFlag(values.hostname) ?? "127.0.0.1";
+  const dbPath = stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
+  const runsDir = pathFlag(values.runs, "runs") ?? "runs";
+  const controller = new AbortController();
+  let view;
+  try {
+    view = await startView({
+      port,
+      hostname,
+      dbPath,
+      runsDir,
+      datasetDir: Deno.env.get("DECIBENCH_DATASET_DIR"),
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new UsageError(
+        `Cannot start the view: port ${port} on ${hostname} is in use; pass another --port`,
+      );
+    }
+    throw error;
+  }
+  const stop = () => controller.abort();
+  Deno.addSignalListener("SIGINT", stop);
+  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+  const local = hostname === "127.0.0.1" || hostname === "localhost" || hostname === "::1";
+  console.log(`decibench view  ${view.url}`);
+  console.log(
+    local
+      ? `listening on ${view.hostname}:${view.port} only (this machine); read-only, offline`
+      : `listening on ${view.hostname}:${view.port}: reachable from other machines; read-only, offline`,
+  );
+  console.log(`index ${dbPath || "(none)"} · runs ${runsDir || "(none)"} · Ctrl+C to stop`);
+  if (values.open === true) await openBrowser(view.url);
+  await view.finished;
+  return 0;
+}
+
+if (import.meta.main) await runMain(main, { usage: usageLine(COMMAND) });
