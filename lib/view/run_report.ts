@@ -14,6 +14,7 @@ import {
   buildReport,
   confidenceHistogram,
   reliabilityChart,
+  riskCoverageChart,
 } from "../report/mod.ts";
 
 /** A run's breakdowns (from the report model) and its charts. */
@@ -36,6 +37,8 @@ export interface RunPageReport {
     reliability: string;
     /** Confidence histogram. */
     histogram: string;
+    /** Risk–coverage curve (selective prediction). */
+    riskCoverage: string;
   };
 }
 
@@ -69,6 +72,7 @@ export function runPageReport(run: RunJson, records: readonly DecisionRecord[]):
       byQuestion: empty ? "" : accuracyChart(report.byQuestion, { width: 1000 }),
       reliability: empty ? "" : reliabilityChart(reliabilityTable(records)),
       histogram: empty ? "" : confidenceHistogram(records),
+      riskCoverage: empty ? "" : riskCoverageChart(records),
     },
   };
 }
