@@ -118,7 +118,9 @@ Deno.test({
           DECIBENCH_RUN_DIR: userRun,
         });
         assert.deepEqual(outputs.filter((o) => o.output_type === "error"), []);
-        const said = outputs.map((o) => text(o.text) + text(o.data?.["text/markdown"])).join("");
+        const said = outputs.map((o) =>
+          text(o.text) + text(o.data?.["text/markdown"]) + text(o.data?.["text/html"])
+        ).join("");
         assert.match(said, /question set examples\/invoices\/invoices\.csv \(300 rows\)/);
         assert.match(said, /600 labelled yes\/no items in 4 lanes/);
         assert.match(said, /overdue\/matches_order/);
