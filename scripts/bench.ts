@@ -22,6 +22,7 @@ import {
 } from "../lib/cli/args.ts";
 import { resolve } from "node:path";
 import { runMain } from "../lib/cli/main.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
@@ -325,6 +326,6 @@ function sweepFlag(value: unknown): number[] | undefined {
 if (import.meta.main) {
   await runMain(main, {
     usage: usageLine(COMMAND),
-    usageErrors: [WorkflowError, ResumeMismatchError, RunDirError, RangeError],
+    usageErrors: [WorkflowError, ResumeMismatchError, RunDirError, RangeError, QuestionSetError],
   });
 }

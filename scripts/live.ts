@@ -5,6 +5,7 @@
  * @module
  */
 import { runMain } from "../lib/cli/main.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
 import {
   type CommandSpec,
   helpText,
@@ -80,5 +81,8 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  await runMain(main, { usage: usageLine(COMMAND), usageErrors: [WorkflowError] });
+  await runMain(main, {
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, QuestionSetError],
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * `deno task sweep RUN_DIR | --labels FILE [--seed N] [--curve] [--markdown] [--json]`: sweep
  * pass bars over labelled yes/no items — a stored run's `noul` decisions (P(yes) against the gold
- * label) or a JSONL file of `{id, lane, p_yes, label}` — choosing each lane's bar on one seeded
- * half and scoring it on the other.
+ * label; a Typed Decisions run or a run of a workflow's own question set, lane `lane/question`,
+ * unlabelled rows left out) or a JSONL file of `{id, lane, p_yes, label}` — choosing each lane's
+ * bar on one seeded half and scoring it on the other.
  *
  * @module
  */
@@ -32,8 +33,9 @@ const COMMAND: CommandSpec = {
   args: "RUN_DIR | --labels FILE",
   summary:
     `Sweep pass bars over labelled yes/no items — a stored run's noul decisions (P(yes) against the
-gold label) or a JSONL file of {"id", "lane", "p_yes", "label"} lines — choosing each lane's bar on
-one seeded half and scoring it on the other.`,
+gold label; a Typed Decisions run or a run of your own question set, lanes workflow/question or
+lane/question, unlabelled rows left out) or a JSONL file of {"id", "lane", "p_yes", "label"} lines —
+choosing each lane's bar on one seeded half and scoring it on the other.`,
   options: {
     labels: {
       type: "string",
@@ -91,6 +93,7 @@ async function main(args: string[]): Promise<number> {
   let items: LabelledItem[];
   let source: string;
   let excluded = 0;
+  let unlabelled = 0;
   if (labels !== undefined) {
     items = await asInput(() => readLabelledItems(labels));
     source = labels;
@@ -102,7 +105,7 @@ async function main(args: string[]): Promise<number> {
         `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>`,
       );
     }
-    ({ items, excluded } = itemsFromDecisions(decisions));
+    ({ items, excluded, unlabelled } = itemsFromDecisions(decisions));
     source = `${dir} (noul decisions: P(yes) = predicted.true, label = gold)`;
   }
   if (items.length === 0) {
@@ -110,14 +113,14 @@ async function main(args: string[]): Promise<number> {
   }
   const sweep = thresholdSweep(items, { seed });
   if (values.json === true) {
-    console.log(JSON.stringify({ source, excluded, ...sweep }));
+    console.log(JSON.stringify({ source, excluded, unlabelled, ...sweep }));
     return 0;
   }
   const markdown = values.markdown === true;
   console.log(
     `Threshold sweep of ${items.length} labelled yes/no items from ${source}${
       excluded ? `; ${excluded} errored decisions excluded` : ""
-    }.`,
+    }${unlabelled ? `; ${unlabelled} decisions without gold left out` : ""}.`,
   );
   console.log(
     `Each lane is split with seed ${seed}: the bar that maximises agreement on the selection half is chosen (ties: the highest bar), then scored on the held-out half. A pass is P(yes) ≥ bar; a false pass is a no-labelled item that passes. FP ≤ is a one-sided ${

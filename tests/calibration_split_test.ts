@@ -248,7 +248,7 @@ for (const [name, records] of Object.entries(RUNS)) {
     const score = records.filter((r) => r.type === "score");
     assert.equal(score.length, 800);
     const mae = score.reduce(
-      (s, r) => s + Math.abs(level(r.predicted!) - level(r.gold_probabilities)),
+      (s, r) => s + Math.abs(level(r.predicted!) - level(r.gold_probabilities!)),
       0,
     ) / 800;
     close(value("score_mae", records), mae, 1e-12, "score_mae");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { predictorNames, runBenchmark, validateWorkflow } from "../mod.ts";
+import { loadWorkflow, predictorNames, runBenchmark, validateWorkflow } from "../mod.ts";
 
 const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run"];
 
@@ -102,6 +102,30 @@ Deno.test({
         }
       });
     }
+    await t.step(
+      "threshold_sweep on a run of a user question set (the invoices example)",
+      async () => {
+        const invoices = await loadWorkflow("examples/invoices/workflow.ts");
+        const userRun = await Deno.makeTempDir({ prefix: "decibench-notebook-test-" });
+        await runBenchmark(
+          validateWorkflow({
+            ...invoices,
+            endpoint: { ...invoices.endpoint, reference: { predictor } },
+          }, "test"),
+          { outDir: userRun, dbPath: null },
+        );
+        const outputs = await execute("threshold_sweep", await Deno.makeTempDir(), {
+          DECIBENCH_RUN_DIR: userRun,
+        });
+        assert.deepEqual(outputs.filter((o) => o.output_type === "error"), []);
+        const said = outputs.map((o) =>
+          text(o.text) + text(o.data?.["text/markdown"]) + text(o.data?.["text/html"])
+        ).join("");
+        assert.match(said, /question set examples\/invoices\/invoices\.csv \(300 rows\)/);
+        assert.match(said, /600 labelled yes\/no items in 4 lanes/);
+        assert.match(said, /overdue\/matches_order/);
+      },
+    );
     assert.deepEqual(await listing("notebooks"), before, "notebooks must not write into the repo");
   },
 });

@@ -323,7 +323,7 @@ Deno.test("reference server with the oracle reproduces gold for real test cases"
   });
   assert.equal(unknown.status, 400);
   assert.equal(unknown.json.error.type, "invalid_request_error");
-  assert.match(unknown.json.error.message, /oracle only knows the test split's states/);
+  assert.match(unknown.json.error.message, /oracle knows the Typed Decisions test split's states/);
 });
 
 Deno.test("reference server delays answers by latencyMs and still answers", async () => {

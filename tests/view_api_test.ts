@@ -177,7 +177,12 @@ Deno.test("`deno task view` shows the numbers of run.json on every page and in i
       assert.deepEqual(tableRows(doc, "by-workflow"), markdownRows(md, "By workflow"));
       assert.deepEqual(tableRows(doc, "by-question"), markdownRows(md, "By question"));
       assert.deepEqual(tableRows(doc, "by-type"), markdownRows(md, "By question type"));
-      assert.ok((text.match(/<svg\b/g) ?? []).length >= 5, "the report's charts are on the page");
+      assert.ok((text.match(/<svg\b/g) ?? []).length >= 6, "the report's charts are on the page");
+      assert.match(
+        text,
+        /<figure><svg[^>]*>[\s\S]*?<\/svg><figcaption id="chart-risk-coverage">Risk–coverage/,
+        "the risk–coverage curve is drawn",
+      );
       assert.doesNotMatch(text, /<(script|link)\b[^>]*\b(src|href)="(https?:)?\/\//i, "no CDN");
     });
 

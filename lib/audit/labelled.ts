@@ -17,19 +17,20 @@ export interface NoulDecisionInput {
   type: string;
   /** Predicted distribution (`true` is P(yes)), null on error. */
   predicted: Record<string, number> | null;
-  /** Gold label (`"true"` or `"false"`). */
-  gold: string;
+  /** Gold label (`"true"` or `"false"`), or null when the case has none (unlabelled). */
+  gold: string | null;
   /** Error, when the case failed. */
   error?: unknown | undefined;
 }
 
 /**
  * Labelled items from a run's decisions: each answered `noul` decision becomes
- * `{id: case, lane: "workflow/question", p_yes: predicted.true, label: gold === "true"}`.
- * Decisions that errored have no P(yes) and are counted as excluded, never as a 0.
+ * `{id: case, lane: "workflow/question", p_yes: predicted.true, label: gold === "true"}`. For a
+ * user question set the lane is `lane/question`. Decisions that errored have no P(yes) and are
+ * counted as excluded, never as a 0; decisions without gold (unlabelled rows) are counted apart.
  *
  * @param decisions Decision records (e.g. from `readDecisions`).
- * @returns The items and how many `noul` decisions were excluded.
+ * @returns The items, how many `noul` decisions were excluded (errors) and how many had no gold.
  * @example
  * ```ts
  * import { itemsFromDecisions } from "./labelled.ts";
@@ -42,11 +43,16 @@ export interface NoulDecisionInput {
  */
 export function itemsFromDecisions(
   decisions: readonly NoulDecisionInput[],
-): { items: LabelledItem[]; excluded: number } {
+): { items: LabelledItem[]; excluded: number; unlabelled: number } {
   const items: LabelledItem[] = [];
   let excluded = 0;
+  let unlabelled = 0;
   for (const d of decisions) {
     if (d.type !== "noul") continue;
+    if (d.gold === null) {
+      unlabelled++;
+      continue;
+    }
     const p = d.predicted?.true;
     if (d.error || typeof p !== "number") {
       excluded++;
@@ -59,7 +65,7 @@ export function itemsFromDecisions(
       label: d.gold === "true",
     });
   }
-  return { items, excluded };
+  return { items, excluded, unlabelled };
 }
 
 /**

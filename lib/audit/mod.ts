@@ -46,6 +46,8 @@ export * from "./saved.ts";
 export * from "./report.ts";
 export * from "./run_audit.ts";
 export * from "./gate.ts";
+export * from "./gate_report.ts";
+export * from "./gate_run.ts";
 export * from "./binomial.ts";
 export * from "./sweep.ts";
 export * from "./labelled.ts";

@@ -18,6 +18,12 @@ import {
 export interface ChartOptions {
   /** Width of the SVG in pixels. @default 640 */
   width?: number | undefined;
+  /**
+   * Draw the dataset card's reference points (accuracy charts); off for a run that is not the card
+   * protocol, where they mean nothing.
+   * @default true
+   */
+  referencePoints?: boolean | undefined;
 }
 
 /**
@@ -182,14 +188,16 @@ export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptio
         dx: 4,
         fontSize: LABEL_SIZE,
       }),
-      Plot.ruleX([PRIOR_ACCURACY, TEACHER_AGREEMENT], { stroke: "#999", strokeDasharray: "3,3" }),
-      Plot.text(
-        [
-          { x: PRIOR_ACCURACY, label: "prior" },
-          { x: TEACHER_AGREEMENT, label: "teacher" },
-        ],
-        { x: "x", text: "label", frameAnchor: "top", dy: -8, fontSize: LABEL_SIZE, fill: "#555" },
-      ),
+      ...(options.referencePoints === false ? [] : [
+        Plot.ruleX([PRIOR_ACCURACY, TEACHER_AGREEMENT], { stroke: "#999", strokeDasharray: "3,3" }),
+        Plot.text(
+          [
+            { x: PRIOR_ACCURACY, label: "prior" },
+            { x: TEACHER_AGREEMENT, label: "teacher" },
+          ],
+          { x: "x", text: "label", frameAnchor: "top", dy: -8, fontSize: LABEL_SIZE, fill: "#555" },
+        ),
+      ]),
     ],
   });
 }

@@ -17,7 +17,8 @@ export interface AttributionOptions {
 }
 
 /**
- * The one-line credit of the dataset a run used, for terminal summaries and reports.
+ * The one-line credit of the dataset a run used, for terminal summaries and reports. A user
+ * question set is named by its file, row count and sha256 instead.
  *
  * @param info Where the dataset comes from (`loadDataset()`'s `info`).
  * @param options The output format.
@@ -31,9 +32,14 @@ export interface AttributionOptions {
  * ```
  */
 export function attribution(
-  info: Pick<DatasetInfo, "dataset" | "revision" | "license" | "url">,
+  info: Pick<DatasetInfo, "dataset" | "revision" | "license" | "url" | "questionSet">,
   options: AttributionOptions = {},
 ): string {
+  const set = info.questionSet;
+  if (set?.kind === "file") {
+    const what = `${set.rows} rows, sha256 ${set.sha256.slice(0, 12)}`;
+    return options.format === "markdown" ? `\`${set.path}\` (${what})` : `${set.path} (${what})`;
+  }
   const revision = info.revision.slice(0, 7);
   if (options.format === "markdown") {
     return `[${DATASET_NAME}](${info.url}) (\`${info.dataset}\`, revision \`${revision}\`, ${info.license})`;

@@ -16,7 +16,13 @@ import { gunzip, sha256Hex } from "../bytes.ts";
 import { findCaseProblem } from "./_check_cases.ts";
 import { DATASET_ID, PINNED, REVISION } from "./constants.ts";
 import { DatasetIntegrityError } from "./integrity_error.ts";
-import { type Case, type Manifest, ManifestSchema, type Split } from "./schemas.ts";
+import {
+  type Case,
+  type Manifest,
+  ManifestSchema,
+  type QuestionSetRecord,
+  type Split,
+} from "./schemas.ts";
 
 /** The folder the vendored dataset is committed in. */
 export const VENDOR_DIR: URL = new URL("../../vendor/typed-decisions/", import.meta.url);
@@ -29,14 +35,19 @@ export interface DatasetInfo {
   revision: string;
   /** SPDX licence name (`Apache-2.0`). */
   license: string;
-  /** The split loaded. */
-  split: Split;
+  /** The split loaded (`file` for a user question set). */
+  split: Split | "file";
   /** Dataset page. */
   url: string;
   /** sha256 of the decompressed JSONL, as verified. */
   sha256: string;
   /** Number of cases. */
   rows: number;
+  /**
+   * How the question set differs from the Typed Decisions card protocol: a subset of its
+   * questions, or a user file. Absent for the card protocol (every question of every case).
+   */
+  questionSet?: QuestionSetRecord | undefined;
 }
 
 /** A loaded, verified split. */

@@ -1,7 +1,9 @@
 /**
- * The Typed Decisions dataset: schemas of its rows, option order, the verified loader, the
- * pinned facts (dataset id, revision, licence) with the attribution line reports print, and the
- * Python-compatible JSON serializer the vendored files are written with.
+ * Question sets: the Typed Decisions dataset (schemas of its rows, option order, the verified
+ * loader, the pinned facts with the attribution line reports print, the Python-compatible JSON
+ * serializer the vendored files are written with) and a user's own file (JSONL, CSV, Parquet)
+ * with the questions a workflow declares, both loaded through `loadQuestionSet` into the same
+ * cases.
  *
  * @example
  * ```ts
@@ -15,17 +17,39 @@
 export type {
   Case,
   ChoiceQuestion,
+  ChoiceQuestionDefinition,
+  DatasetSpec,
+  FileQuestionSetRecord,
   FileRef,
   GoldAnswer,
   Manifest,
   ManifestSplit,
   NoulQuestion,
+  NoulQuestionDefinition,
   Question,
+  QuestionDefinition,
+  QuestionSetFormat,
+  QuestionSetRecord,
   QuestionType,
   ScoreQuestion,
+  ScoreQuestionDefinition,
   Split,
+  TypedQuestionsRecord,
 } from "./schemas.ts";
-export { QUESTION_TYPES } from "./schemas.ts";
+export { QUESTION_SET_FORMATS, QUESTION_TYPES } from "./schemas.ts";
+export {
+  loadQuestionSet,
+  type LoadQuestionSetOptions,
+  type QuestionSetSource,
+} from "./question_set.ts";
+export {
+  formatProblem,
+  PROBLEMS_SHOWN,
+  QuestionSetError,
+  type QuestionSetProblem,
+} from "./question_set_error.ts";
+export { wireQuestion } from "./user_cases.ts";
+export { type CsvRecord, CsvSyntaxError, parseCsv } from "./csv.ts";
 export { optionsOf } from "./questions.ts";
 export {
   type Dataset,

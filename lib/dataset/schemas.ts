@@ -234,8 +234,99 @@ export interface Manifest {
   };
 }
 
+/** A `choice` question of a user question set. */
+export interface ChoiceQuestionDefinition extends ChoiceQuestion {
+  /** The field holding the expected option name (or a distribution); absent: asked, not scored. */
+  gold?: string | undefined;
+}
+
+/** A `score` question of a user question set. */
+export interface ScoreQuestionDefinition extends ScoreQuestion {
+  /** The field holding the expected level index (or a distribution); absent: asked, not scored. */
+  gold?: string | undefined;
+}
+
+/** A `noul` (yes/no) question of a user question set. */
+export interface NoulQuestionDefinition extends NoulQuestion {
+  /** The field holding the expected answer, `true`/`false` (or a distribution); absent: not scored. */
+  gold?: string | undefined;
+}
+
+/**
+ * A question a workflow declares: the question as sent, plus `gold`, the name of the field that
+ * holds its expected answer.
+ */
+export type QuestionDefinition =
+  | ChoiceQuestionDefinition
+  | ScoreQuestionDefinition
+  | NoulQuestionDefinition;
+
+/** The file formats a user question set can be read from, by file extension. */
+export const QUESTION_SET_FORMATS = ["jsonl", "csv", "parquet"] as const;
+/** A user question set's file format. */
+export type QuestionSetFormat = "jsonl" | "csv" | "parquet";
+
+/** A user question set's file, as a workflow's `dataset` field declares it. */
+export interface DatasetSpec {
+  /** The file, relative to the workflow file: `.jsonl`, `.csv` or `.parquet`. */
+  path: string;
+  /** The field holding each case's unique id. */
+  id: string;
+  /** The field whose value is the state, or a list of fields sent as an object of them. */
+  state: string | string[];
+  /**
+   * The grouping field, reported like Typed Decisions' workflows.
+   * @default undefined (every case in one lane named after the workflow)
+   */
+  lane?: string | undefined;
+}
+
+/** A subset of Typed Decisions' questions (`cases.questions`): not the card protocol. */
+export interface TypedQuestionsRecord {
+  /** Always `typed-decisions`. */
+  kind: "typed-decisions";
+  /** Always false: the card asks all five questions of a case in one request. */
+  card_protocol: false;
+  /** The question names asked. */
+  questions: string[];
+}
+
+/** A user question set: the file, its integrity and the question definitions. */
+export interface FileQuestionSetRecord {
+  /** Always `file`. */
+  kind: "file";
+  /** Always false. */
+  card_protocol: false;
+  /** The file as read (relative to the working directory when the workflow's path was relative). */
+  path: string;
+  /** Its format. */
+  format: QuestionSetFormat;
+  /** sha256 of the file's bytes. */
+  sha256: string;
+  /** Size in bytes. */
+  bytes: number;
+  /** Number of rows (cases) in the file. */
+  rows: number;
+  /** The id field. */
+  id: string;
+  /** The state field or fields. */
+  state: string | string[];
+  /** The lane field, or null when every case is in one lane. */
+  lane: string | null;
+  /** The question definitions, gold fields included. */
+  questions: Record<string, QuestionDefinition>;
+  /** sha256 of the definitions and the field mapping (id, state, lane) as JSON. */
+  definitions_sha256: string;
+  /** Rows with a gold value, per question (a question without `gold` has 0). */
+  labelled: Record<string, number>;
+}
+
+/** What a run records about its question set when it is not the card protocol. */
+export type QuestionSetRecord = TypedQuestionsRecord | FileQuestionSetRecord;
+
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
+  Assert<Equals<typeof QUESTION_SET_FORMATS[number], QuestionSetFormat>>,
   Assert<Equals<z.infer<typeof QuestionTypeSchema>, QuestionType>>,
   Assert<Equals<z.infer<typeof ChoiceQuestionSchema>, ChoiceQuestion>>,
   Assert<Equals<z.infer<typeof ScoreQuestionSchema>, ScoreQuestion>>,

@@ -116,9 +116,9 @@ function instance(
   ids: { evaluationId: string; modelId: string },
 ): Promise<Record<string, unknown>> {
   const question = c.questions[r.question];
-  const options = question ? optionsOf(question) : Object.keys(r.gold_probabilities);
+  const options = question ? optionsOf(question) : Object.keys(r.gold_probabilities ?? {});
   const raw = JSON.stringify({ state: c.state, question: { name: r.question, ...question } });
-  const reference = [r.gold];
+  const reference = r.gold === null ? [] : [r.gold]; // an unlabelled decision has none
   return sha256Hex(canonical({ raw, reference })).then((hash) => ({
     schema_version: EEE_SCHEMA_VERSION,
     evaluation_id: ids.evaluationId,

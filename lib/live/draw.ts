@@ -153,7 +153,9 @@ function nowPanel(state: LiveState, paint: Paint): string[] {
     const top = (record.confidence ?? 0) >= CONFIDENT_MISTAKE && !record.correct
       ? paint(pct(record.confidence, 0).padStart(4), "bad")
       : pct(record.confidence, 0).padStart(4);
-    const gold = record.correct ? "" : `  ${paint("gold", "dim")} ${clean(record.gold)}`;
+    const gold = record.correct || record.gold === null
+      ? ""
+      : `  ${paint("gold", "dim")} ${clean(record.gold)}`;
     lines.push(
       `  ${mark} ${fit(clean(record.question), nameWidth)}  ${record.type.padEnd(6)}  ${top}  ${
         clean(record.answer ?? "—")

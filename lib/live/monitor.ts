@@ -5,12 +5,12 @@
  * @module
  */
 import { parseBaseUrl, safeUrl, watchReplies } from "../client/mod.ts";
-import { attribution, type Case, loadDataset } from "../dataset/mod.ts";
+import { attribution, type Case } from "../dataset/mod.ts";
 import { shuffle } from "../metrics/mod.ts";
 import {
+  loadCases,
   type PreparedEndpoint,
   prepareEndpoint,
-  selectCases,
   type Workflow,
 } from "../workflow/mod.ts";
 import { drawLive, type TerminalSize } from "./draw.ts";
@@ -172,11 +172,12 @@ export async function runMonitor(
   const intervalMs = (options.intervalSeconds ?? 0.5) * 1000;
   const maxProbes = options.probes ?? Infinity;
   const writeLine = options.writeLine ?? ((line: string) => console.log(line));
-  const dataset = await loadDataset();
-  const order = shuffle(selectCases(dataset.cases, workflow.cases), options.seed ?? workflow.seed);
+  const { dataset, cases } = await loadCases(workflow);
+  const order = shuffle(cases, options.seed ?? workflow.seed);
   const endpoint = await prepareEndpoint(spec, {
     baseUrl: options.baseUrl,
     env: options.env,
+    questionSet: dataset,
   });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;

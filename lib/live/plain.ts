@@ -58,7 +58,7 @@ export function probeLine(state: LiveState): string {
     parts.push(
       `confident mistake: ${clean(worst.question)} answered ${clean(worst.answer ?? "")} at ${
         pct(worst.confidence)
-      }, gold ${clean(worst.gold)}`,
+      }, gold ${clean(worst.gold ?? "")}`,
     );
   }
   if (isUnreachable(state)) {

@@ -239,7 +239,8 @@ export function createLiveState(
  * @returns True for a confident mistake.
  */
 export function isConfidentMistake(record: DecisionRecord): boolean {
-  return record.error === null && !record.correct && record.confidence !== null &&
+  return record.error === null && record.gold !== null && !record.correct &&
+    record.confidence !== null &&
     record.confidence >= CONFIDENT_MISTAKE;
 }
 
@@ -267,12 +268,14 @@ function keepLast<T>(items: readonly T[], added: readonly T[], size: number): T[
  * ```
  */
 export function addProbe(state: LiveState, probe: Probe, now: number): LiveState {
-  const window = keepLast(state.window, probe.records, WINDOW_DECISIONS);
+  // A decision without gold (a user question set's unlabelled row) is shown, never scored.
+  const scored = probe.records.filter((r) => r.gold !== null);
+  const window = keepLast(state.window, scored, WINDOW_DECISIONS);
   const byType = { ...state.byType };
   let correct = 0;
   let errors = 0;
   let mistakes: DecisionRecord[] = [];
-  for (const record of probe.records) {
+  for (const record of scored) {
     const tally = byType[record.type];
     byType[record.type] = {
       decisions: tally.decisions + 1,
@@ -291,7 +294,7 @@ export function addProbe(state: LiveState, probe: Probe, now: number): LiveState
       type: worst.type,
       answer: worst.answer ?? "",
       confidence: worst.confidence ?? 0,
-      gold: worst.gold,
+      gold: worst.gold ?? "",
       inCase: mistakes.length,
       until: now + BANNER_MS,
     }
@@ -308,7 +311,7 @@ export function addProbe(state: LiveState, probe: Probe, now: number): LiveState
       accuracy: keepLast(state.trend.accuracy, [accuracy(window)], TREND_POINTS),
       ece: keepLast(state.trend.ece, [ece(window)], TREND_POINTS),
     },
-    decisions: state.decisions + probe.records.length,
+    decisions: state.decisions + scored.length,
     correct: state.correct + correct,
     errors: state.errors + errors,
     confidentMistakes: state.confidentMistakes + mistakes.length,

@@ -125,7 +125,7 @@ export const NLL: AdditiveMetric = meanMetric({
   range: [0, -Math.log(KL_FLOOR)],
   format: "number",
 }, (d) => {
-  if (!d.predicted || d.gold === undefined) return null;
+  if (!d.predicted || d.gold === undefined || d.gold === null) return null;
   const p = Object.hasOwn(d.predicted, d.gold) ? d.predicted[d.gold] as number : 0;
   return -Math.log(Math.max(p, KL_FLOOR));
 });

@@ -26,8 +26,8 @@ import { probabilityOf } from "./_distribution.ts";
 export interface MurphyInput {
   /** The predicted distribution (`{true, false}` for yes/no); null leaves the decision out. */
   predicted?: Readonly<Record<string, number>> | null | undefined;
-  /** The gold label (`true` or `false`). */
-  gold?: string | undefined;
+  /** The gold label (`true` or `false`); null or absent: unlabelled, left out. */
+  gold?: string | null | undefined;
 }
 
 /** The Murphy decomposition of a label Brier score. */
@@ -84,7 +84,7 @@ function prepareMurphy(
   const forecast = new Float64Array(decisions.length);
   const outcome = new Uint8Array(decisions.length);
   decisions.forEach((d, i) => {
-    if (!d.predicted || d.gold === undefined) return;
+    if (!d.predicted || d.gold === undefined || d.gold === null) return;
     const f = probabilityOf(d.predicted, "true");
     let g = groupOf.get(f);
     if (g === undefined) {

@@ -43,10 +43,10 @@ export interface MetricInput {
   brier?: number | null | undefined;
   /** The predicted distribution keyed in option order, null when not answered. */
   predicted?: Readonly<Record<string, number>> | null | undefined;
-  /** The gold label. */
-  gold?: string | undefined;
-  /** The gold distribution. */
-  gold_probabilities?: Readonly<Record<string, number>> | undefined;
+  /** The gold label; null when the decision has none (an unlabelled row: no metric covers it). */
+  gold?: string | null | undefined;
+  /** The gold distribution (null without gold). */
+  gold_probabilities?: Readonly<Record<string, number>> | null | undefined;
   /** The failure, or null (or absent) when the decision was answered. */
   error?: unknown | undefined;
 }
@@ -181,14 +181,17 @@ export function metricByName(name: string): MetricDefinition | undefined {
 }
 
 /**
- * Whether a metric covers a decision: its type is one of the metric's types, and it is answered
- * when the metric is over answered decisions.
+ * Whether a metric covers a decision: it has gold (a decision whose `gold` is null — a user
+ * question set's unlabelled row — is asked and recorded but never scored, not even as a miss),
+ * its type is one of the metric's types, and it is answered when the metric is over answered
+ * decisions.
  *
  * @param metric The metric.
  * @param decision The decision.
  * @returns True when the decision counts for the metric.
  */
 export function covers(metric: MetricBase, decision: MetricInput): boolean {
+  if (decision.gold === null) return false;
   if (metric.types && !metric.types.includes(decision.type as MetricQuestionType)) return false;
   return metric.over === "all" || isAnswered(decision);
 }

@@ -32,8 +32,8 @@ export interface ScorerProfileInput {
   brier?: number | null | undefined;
   /** The predicted distribution keyed in option order, null when not answered. */
   predicted?: Readonly<Record<string, number>> | null | undefined;
-  /** The gold distribution. */
-  gold_probabilities?: Readonly<Record<string, number>> | undefined;
+  /** The gold distribution; null or absent: unlabelled. */
+  gold_probabilities?: Readonly<Record<string, number>> | null | undefined;
   /** The failure, or null (or absent) when the decision was answered. */
   error?: unknown;
 }

@@ -135,17 +135,22 @@ export function summarize(
   const p95 = percentile(latencies, 95);
   let inputTokens: number | null = null;
   for (const t of tokensByCase.values()) inputTokens = (inputTokens ?? 0) + t;
+  // Unlabelled decisions (gold null) are counted, never scored: the registry's `covers` leaves
+  // them out of every metric, and the reliability table and mean confidence follow it.
+  const scored = decisions.some((d) => d.gold === null)
+    ? decisions.filter((d) => d.gold !== null)
+    : decisions;
   return {
     decisions: decisions.length,
     cases: cases.size,
     answered,
     errors: decisions.length - answered,
     metrics: computeMetrics(decisions, options.metrics ?? METRIC_REGISTRY),
-    meanConfidence: meanConfidence(decisions),
+    meanConfidence: meanConfidence(scored),
     intervals: bootstrapIntervals(decisions, options),
     latency: p50 === null || p95 === null ? null : { p50, p95 },
     inputTokens,
-    reliability: reliabilityTable(decisions),
+    reliability: reliabilityTable(scored),
   };
 }
 

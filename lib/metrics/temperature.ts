@@ -34,8 +34,8 @@ export interface TemperatureInput {
   question?: string | undefined;
   /** The predicted distribution, null when not answered (left out). */
   predicted?: Readonly<Record<string, number>> | null | undefined;
-  /** The gold label. */
-  gold?: string | undefined;
+  /** The gold label; null or absent: unlabelled, left out. */
+  gold?: string | null | undefined;
   /** The failure, or null (absent) when answered. */
   error?: unknown;
 }
@@ -228,7 +228,8 @@ export function temperatureWhatIf(
 ): TemperatureWhatIf {
   const seed = options.seed ?? 0;
   const answered = decisions.filter((d) =>
-    (d.error === null || d.error === undefined) && d.predicted && d.gold !== undefined
+    (d.error === null || d.error === undefined) && d.predicted && d.gold !== undefined &&
+    d.gold !== null
   );
   const fitCases = new Set<string>();
   const heldCases = new Set<string>();

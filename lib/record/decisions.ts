@@ -5,13 +5,20 @@
  */
 import { type Case, optionsOf } from "../dataset/mod.ts";
 import type { CaseOutcome } from "../client/mod.ts";
-import { type DecisionScore, type QuestionScorer, questionScorer } from "../metrics/mod.ts";
+import { argmax, type DecisionScore, type QuestionScorer, questionScorer } from "../metrics/mod.ts";
 import type { DecisionRecord } from "./schemas.ts";
 
 /** Options for `decisionRecords`. */
 export interface DecisionRecordsOptions {
   /** Endpoint name when a workflow lists several. @default undefined */
   endpoint?: string | undefined;
+}
+
+function unscored(
+  options: readonly string[],
+  predicted: Record<string, number> | null,
+): { answer: string | null; confidence: number | null } {
+  return predicted ? argmax(options, predicted) : { answer: null, confidence: null };
 }
 
 function inOrder(options: readonly string[], dist: Record<string, number>): Record<string, number> {
@@ -45,9 +52,10 @@ function planOf(questions: Case["questions"]): QuestionPlan[] {
 
 /**
  * Scores every question of a case against gold. On error every decision is a miss carrying the
- * error kind. What depends only on the questions (their options and scorers) is worked out once
- * per questions object, so a questions object must not be changed once scored (the dataset's
- * are frozen).
+ * error kind. A question the case has no gold for (a user question set's unlabelled row) is
+ * recorded with its answer and `gold: null`, unscored: no correctness, KL or Brier. What depends
+ * only on the questions (their options and scorers) is worked out once per questions object, so a
+ * questions object must not be changed once scored (the dataset's are frozen).
  *
  * @param item The case asked.
  * @param outcome What asking it produced.
@@ -64,7 +72,6 @@ export function decisionRecords(
   const reply = outcome.reply;
   for (const q of planOf(item.questions)) {
     const gold = item.gold[q.name];
-    if (!gold) throw new RangeError(`Cannot score case "${item.id}": no gold for "${q.name}"`);
     const answer = reply?.answers[q.name] ?? null;
     let predicted: Record<string, number> | null = null;
     let score: DecisionScore = {
@@ -78,7 +85,9 @@ export function decisionRecords(
       const values = q.options.map((k) => answer.probabilities[k] ?? 0);
       predicted = {};
       for (let i = 0; i < values.length; i++) predicted[q.options[i]!] = values[i]!;
-      score = q.score(values, gold);
+      score = gold
+        ? q.score(values, gold)
+        : { ...argmax(q.options, predicted), correct: false, kl: null, brier: null };
     }
     const record: DecisionRecord = {
       case: item.id,
@@ -88,8 +97,8 @@ export function decisionRecords(
       predicted,
       answer: score.answer,
       confidence: score.confidence,
-      gold: gold.label,
-      gold_probabilities: inOrder(q.options, gold.probabilities),
+      gold: gold ? gold.label : null,
+      gold_probabilities: gold ? inOrder(q.options, gold.probabilities) : null,
       correct: score.correct,
       kl: score.kl,
       brier: score.brier,

@@ -23,11 +23,17 @@ export interface FingerprintInput {
   questionsSha256: string;
   /** State encoding. */
   stateEncoding: string;
+  /**
+   * The question set, when it is not the Typed Decisions card protocol (a subset of its questions,
+   * or a user file's sha256, rows and question definitions). Absent leaves the fingerprint of a
+   * card-protocol run as it always was.
+   */
+  questionSet?: string | undefined;
 }
 
 /**
  * A 16-hex-digit fingerprint over dataset id and revision, endpoint identity, engine, model,
- * questions sent and state encoding.
+ * questions sent, state encoding and (when it is not the card protocol) the question set.
  *
  * @param input What identifies the configuration.
  * @returns The fingerprint.
@@ -41,6 +47,7 @@ export async function fingerprint(input: FingerprintInput): Promise<string> {
     input.model,
     input.questionsSha256,
     input.stateEncoding,
+    ...(input.questionSet !== undefined ? [input.questionSet] : []),
   ]);
   return (await sha256Hex(canonical)).slice(0, 16);
 }

@@ -35,7 +35,8 @@ export interface SpecDifferencesOptions {
 
 /**
  * The configuration fields that differ between a recorded run and the current configuration: the
- * fields the fingerprint covers (dataset id and revision, endpoint identity, engine, model, state
+ * fields the fingerprint covers (dataset id and revision — for a user question set its file's
+ * sha256 and rows and the question definitions —, endpoint identity, engine, model, state
  * encoding, questions) plus the case selection. An empty list means the run can be resumed.
  *
  * @param recorded The spec in the run's `run.json`.
@@ -58,13 +59,43 @@ export function specDifferences(
   const check = (field: string, a: string, b: string, hint: string): void => {
     if (a !== b && !mayChange.has(field)) out.push({ field, recorded: a, current: b, hint });
   };
-  check("dataset", recorded.dataset, current.dataset, "resume with the dataset the run used");
-  check(
-    "dataset revision",
-    recorded.revision,
-    current.revision,
-    "the vendored dataset changed since the run started; start a new run",
-  );
+  const fileSet = (s: RunSpec) => (s.question_set?.kind === "file" ? s.question_set : undefined);
+  const recordedFile = fileSet(recorded);
+  const currentFile = fileSet(current);
+  if (recordedFile && currentFile) {
+    // A user question set: name the file and what changed in it.
+    const facts = (f: typeof recordedFile) => `sha256 ${f.sha256.slice(0, 12)}, ${f.rows} rows`;
+    check(
+      `question set file "${recordedFile.path}"`,
+      facts(recordedFile),
+      facts(currentFile),
+      "the file changed since the run started; restore it, or start a new run",
+    );
+    check(
+      "question definitions",
+      recordedFile.definitions_sha256.slice(0, 12),
+      currentFile.definitions_sha256.slice(0, 12),
+      "the workflow's dataset fields or questions changed; use the workflow the run started with",
+    );
+  } else {
+    check("dataset", recorded.dataset, current.dataset, "resume with the dataset the run used");
+    check(
+      "dataset revision",
+      recorded.revision,
+      current.revision,
+      "the vendored dataset changed since the run started; start a new run",
+    );
+    const asked = (s: RunSpec) =>
+      s.question_set?.kind === "typed-decisions"
+        ? s.question_set.questions.join(", ")
+        : "every question (card protocol)";
+    check(
+      "questions asked",
+      asked(recorded),
+      asked(current),
+      "use the cases.questions the run started with",
+    );
+  }
   check(
     "endpoint",
     recorded.endpoint,

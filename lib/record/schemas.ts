@@ -8,9 +8,45 @@
  */
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { QUESTION_TYPES, type QuestionType } from "../dataset/mod.ts";
+import {
+  QUESTION_SET_FORMATS,
+  QUESTION_TYPES,
+  type QuestionDefinition,
+  type QuestionSetRecord,
+  type QuestionType,
+} from "../dataset/mod.ts";
 import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
 import type { StabilitySummary, Summary } from "../metrics/mod.ts";
+
+/**
+ * What a run records about a question set that is not the card protocol. The question
+ * definitions were validated when the workflow was loaded; here they are kept as written.
+ */
+export const QuestionSetRecordSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("typed-decisions"),
+    card_protocol: z.literal(false),
+    questions: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal("file"),
+    card_protocol: z.literal(false),
+    path: z.string(),
+    format: z.enum(QUESTION_SET_FORMATS),
+    sha256: z.string(),
+    bytes: z.number().int().nonnegative(),
+    rows: z.number().int().nonnegative(),
+    id: z.string(),
+    state: z.union([z.string(), z.array(z.string())]),
+    lane: z.string().nullable(),
+    questions: z.record(
+      z.string(),
+      z.custom<QuestionDefinition>((v) => typeof v === "object" && v !== null, "not a question"),
+    ),
+    definitions_sha256: z.string(),
+    labelled: z.record(z.string(), z.number().int().nonnegative()),
+  }),
+]);
 
 /** Error kinds a decision can carry (the client's `ERROR_KINDS`). */
 export const ErrorKindSchema = z.enum(ERROR_KINDS);
@@ -30,10 +66,10 @@ export const DecisionRecordSchema = z.object({
   answer: z.string().nullable(),
   /** The predicted answer's probability, or null. */
   confidence: z.number().nullable(),
-  /** The gold label. */
-  gold: z.string(),
-  /** The gold distribution, keyed in option order. */
-  gold_probabilities: z.record(z.string(), z.number()),
+  /** The gold label, or null when the case has none for the question (asked, not scored). */
+  gold: z.string().nullable(),
+  /** The gold distribution, keyed in option order, or null without gold. */
+  gold_probabilities: z.record(z.string(), z.number()).nullable(),
   /** Predicted answer equals the gold label (false on error). */
   correct: z.boolean(),
   /** KL(gold ‖ predicted) in nats, null on error. */
@@ -79,11 +115,14 @@ export interface DecisionRecord {
   answer: string | null;
   /** The predicted answer's probability, or null. */
   confidence: number | null;
-  /** The gold label. */
-  gold: string;
-  /** The gold distribution, keyed in option order. */
-  gold_probabilities: Record<string, number>;
-  /** Predicted answer equals the gold label (false on error). */
+  /**
+   * The gold label, or null when the case has none for this question (a user question set's
+   * unlabelled row: asked and recorded, left out of every metric).
+   */
+  gold: string | null;
+  /** The gold distribution, keyed in option order, or null without gold. */
+  gold_probabilities: Record<string, number> | null;
+  /** Predicted answer equals the gold label (false on error, and without gold). */
   correct: boolean;
   /** KL(gold ‖ predicted) in nats, null on error. */
   kl: number | null;
@@ -121,21 +160,36 @@ export interface DecisionRecord {
 /** A threshold result: thresholds are results, and the exit status follows them. */
 export const ThresholdResultSchema = z.object({
   metric: z.string(),
+  question: z.string().optional(),
+  lane: z.string().optional(),
   op: z.string(),
   limit: z.number(),
+  bound: z.enum(["estimate", "lower", "upper"]).optional(),
   value: z.number().nullable(),
+  estimate: z.number().nullable().optional(),
   pass: z.boolean(),
 });
 /** A threshold result: `{metric, op, limit, value, pass}`; a failed one fails the run. */
 export interface ThresholdResult {
   /** Metric checked, e.g. `accuracy`. */
   metric: string;
+  /** The question the metric was restricted to, when the threshold names one. */
+  question?: string | undefined;
+  /** The lane the metric was restricted to, when the threshold names one. */
+  lane?: string | undefined;
   /** Comparison, e.g. `>=`. */
   op: string;
   /** The limit the metric is compared with. */
   limit: number;
-  /** The metric's value, or null when it is n/a (the threshold then fails). */
+  /** Which value was compared, when the threshold names it (absent: the estimate). */
+  bound?: "estimate" | "lower" | "upper" | undefined;
+  /**
+   * The value compared with the limit (the estimate, or the interval's bound), or null when it is
+   * n/a (the threshold then fails).
+   */
   value: number | null;
+  /** The point estimate beside a bound, when `bound` is `lower` or `upper`. */
+  estimate?: number | null | undefined;
   /** Whether the threshold is met. */
   pass: boolean;
 }
@@ -164,6 +218,7 @@ export const RunSpecSchema = z.object({
   calibrated: z.boolean(),
   fingerprint: z.string(),
   seed: z.number().int(),
+  question_set: QuestionSetRecordSchema.optional(),
 });
 /** What ran: everything that identifies a run's configuration (`run.json`'s `spec`). */
 export interface RunSpec {
@@ -217,6 +272,12 @@ export interface RunSpec {
   fingerprint: string;
   /** Seed of the bootstrap intervals (an integer). */
   seed: number;
+  /**
+   * How the question set differs from the Typed Decisions card protocol (a subset of its
+   * questions, or a user file with its sha256, rows and question definitions); absent for the
+   * card protocol. Its fields enter the fingerprint.
+   */
+  question_set?: QuestionSetRecord | undefined;
 }
 
 /** One session of a run: the first start, then each `--resume`. */
@@ -377,6 +438,7 @@ export interface RunJson {
 /** Each schema's parsed type equals its public interface. */
 type _SchemasMatch = [
   Assert<Equals<z.infer<typeof ErrorKindSchema>, ErrorKind>>,
+  Assert<Equals<z.infer<typeof QuestionSetRecordSchema>, QuestionSetRecord>>,
   Assert<Equals<z.infer<typeof DecisionRecordSchema>, DecisionRecord>>,
   Assert<Equals<z.infer<typeof ThresholdResultSchema>, ThresholdResult>>,
   Assert<Equals<z.infer<typeof RunSpecSchema>, RunSpec>>,

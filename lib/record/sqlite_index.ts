@@ -263,7 +263,7 @@ export function indexRun(
         json(r.predicted),
         r.answer,
         r.confidence,
-        r.gold,
+        r.gold ?? "", // the column predates unlabelled decisions: "" stands for none
         JSON.stringify(r.gold_probabilities),
         r.correct ? 1 : 0,
         r.kl,
@@ -439,7 +439,7 @@ export function decisionFromRow(r: Record<string, SQLInputValue>): DecisionRecor
     predicted: r.predicted === null ? null : JSON.parse(String(r.predicted)),
     answer: r.answer === null ? null : String(r.answer),
     confidence: r.confidence === null ? null : Number(r.confidence),
-    gold: String(r.gold),
+    gold: r.gold === "" ? null : String(r.gold), // "" stands for an unlabelled decision
     gold_probabilities: JSON.parse(String(r.gold_probabilities)),
     correct: Number(r.correct) === 1,
     kl: r.kl === null ? null : Number(r.kl),

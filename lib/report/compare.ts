@@ -81,6 +81,20 @@ export function compareRuns(
 ): RunComparison {
   const sa = a.run.spec;
   const sb = b.run.spec;
+  const fa = sa.question_set?.kind === "file" ? sa.question_set : undefined;
+  const fb = sb.question_set?.kind === "file" ? sb.question_set : undefined;
+  if (fa && fb && (fa.sha256 !== fb.sha256 || fa.definitions_sha256 !== fb.definitions_sha256)) {
+    const what = fa.sha256 !== fb.sha256
+      ? `question set file "${fb.path}" changed (sha256 ${
+        fa.sha256.slice(0, 12)
+      }, ${fa.rows} rows in "${a.dir}"; ${fb.sha256.slice(0, 12)}, ${fb.rows} rows in "${b.dir}")`
+      : `the question definitions of "${fb.path}" differ (sha256 ${
+        fa.definitions_sha256.slice(0, 12)
+      } and ${fb.definitions_sha256.slice(0, 12)})`;
+    throw new RangeError(
+      `Cannot compare runs "${a.dir}" and "${b.dir}": ${what}; compare runs made on the same file and questions`,
+    );
+  }
   if (sa.dataset !== sb.dataset || sa.revision !== sb.revision) {
     throw new RangeError(
       `Cannot compare runs "${a.dir}" and "${b.dir}": they used different dataset revisions ("${sa.dataset}@${
@@ -90,10 +104,13 @@ export function compareRuns(
       }"); compare runs made on the same dataset revision`,
     );
   }
-  const inB = new Set(b.records.map(key));
-  const inA = new Set(a.records.map(key));
-  const sharedA = a.records.filter((r) => inB.has(key(r)));
-  const sharedB = b.records.filter((r) => inA.has(key(r)));
+  // Unlabelled decisions (gold null) are never scored, so they take no part in a comparison.
+  const labelledA = a.records.filter((r) => r.gold !== null);
+  const labelledB = b.records.filter((r) => r.gold !== null);
+  const inB = new Set(labelledB.map(key));
+  const inA = new Set(labelledA.map(key));
+  const sharedA = labelledA.filter((r) => inB.has(key(r)));
+  const sharedB = labelledB.filter((r) => inA.has(key(r)));
   if (!sharedA.length) {
     throw new RangeError(
       `Cannot compare runs "${a.dir}" and "${b.dir}": they share no decision (no case and question in common)`,
@@ -129,6 +146,6 @@ export function compareRuns(
     dataset: sa.dataset,
     revision: sa.revision,
     differences,
-    paired: pairedComparison(a.records, b.records, bootstrap),
+    paired: pairedComparison(labelledA, labelledB, bootstrap),
   };
 }

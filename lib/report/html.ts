@@ -15,7 +15,7 @@ import {
 } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
 import { attribution } from "../dataset/mod.ts";
-import { COLUMN_METRICS, rating } from "../metrics/mod.ts";
+import { COLUMN_METRICS } from "../metrics/mod.ts";
 import {
   accuracyChart,
   confidenceHistogram,
@@ -24,6 +24,7 @@ import {
   riskCoverageChart,
 } from "../charts/mod.ts";
 import { metricInterval, metricText, num, numericColumns } from "./format.ts";
+import { protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
 
@@ -107,7 +108,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       e(run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : ""))
     } · fingerprint ${e(run.spec.fingerprint)}</p>`,
     '<div class="cards">',
-    card("rating", rating(summary), `status ${run.status}`),
+    card("rating", runRating(run.spec, summary), `status ${run.status}`),
     ...COLUMN_METRICS.map((m) =>
       card(
         m.label,
@@ -123,6 +124,8 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
     "</div>",
   );
   if (run.fatal) out.push(`<p class="warn">Stopped early: ${e(run.fatal)}</p>`);
+  const note = protocolNote(run.spec);
+  if (note !== null) out.push(`<p class="warn"><b>Question set.</b> ${e(note)}</p>`);
   // Why decisions failed; first of all when nothing was answered (and then no empty chart).
   const errors = errorKindData(records);
   const errorSection = errors.rows.length ? ["<h2>Errors by kind</h2>", htmlData(errors)] : [];
@@ -141,11 +144,16 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         "valid.</p>",
     );
   }
+  // The card's reference points and teacher gold describe Typed Decisions' card protocol only.
+  const cardProtocol = run.spec.question_set === undefined;
   out.push(
-    '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Reference ' +
-      "points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5% (dashed " +
-      "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
-      "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>",
+    cardProtocol
+      ? '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Reference ' +
+        "points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5% (dashed " +
+        "lines). Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement " +
+        "with that teacher. Errors count as misses; KL, Brier and ECE cover answered decisions.</p>"
+      : '<p class="note">Intervals are seeded 95% bootstrap intervals resampling cases. Errors count ' +
+        "as misses; KL, Brier and ECE cover answered decisions.</p>",
   );
   if (charts) out.push(...errorSection);
   out.push("<h2>Metrics</h2>", htmlData(headlineData(summary)));
@@ -156,13 +164,17 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
   if (charts) {
     out.push(
       '<div class="grid">',
-      `<figure>${accuracyChart(byWorkflow)}<figcaption>Accuracy by workflow with 95% intervals` +
+      `<figure>${
+        accuracyChart(byWorkflow, { referencePoints: cardProtocol })
+      }<figcaption>Accuracy by workflow with 95% intervals` +
         "</figcaption></figure>",
-      `<figure>${accuracyChart(byType)}<figcaption>Accuracy by question type with 95% intervals` +
+      `<figure>${
+        accuracyChart(byType, { referencePoints: cardProtocol })
+      }<figcaption>Accuracy by question type with 95% intervals` +
         "</figcaption></figure>",
       "</div>",
       `<figure>${
-        accuracyChart(byQuestion, { width: 1000 })
+        accuracyChart(byQuestion, { width: 1000, referencePoints: cardProtocol })
       }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
     );
   }

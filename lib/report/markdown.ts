@@ -5,10 +5,10 @@
  * @module
  */
 import { attribution } from "../dataset/mod.ts";
-import { rating } from "../metrics/mod.ts";
 import type { RunJson } from "../record/mod.ts";
 import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
+import { protocolNote, runRating } from "./protocol.ts";
 import { breakdownTable, reliabilityText } from "./terminal.ts";
 import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
@@ -69,7 +69,7 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
     table(["", ""], [
       ["run", run.id],
       ["status", run.status + (run.fatal ? ` — ${run.fatal}` : "")],
-      ["rating", rating(summary)],
+      ["rating", runRating(run.spec, summary)],
       ["endpoint", `${run.spec.endpoint} (${run.spec.engine})`],
       [
         "model",
@@ -103,11 +103,20 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
   out.push("## Headline", "");
   const headline = headlineData(summary);
   out.push(table(headline.header, headline.rows, { markdown: true }), "");
+  const note = protocolNote(run.spec);
+  if (note !== null) out.push(`**Question set.** ${note}`, "");
+  // The card's reference points fit its protocol only; teacher gold, Typed Decisions only.
   out.push(
-    "Reference points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5%. " +
-      "Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement with " +
-      "that teacher, not correctness. Errors count as misses; KL, Brier and ECE cover answered " +
-      "decisions only.",
+    [
+      run.spec.question_set === undefined
+        ? "Reference points from the dataset card: prior 47.0% accuracy, teacher self-agreement 73.5%."
+        : "",
+      run.spec.question_set?.kind !== "file"
+        ? "Gold is the mean of three samples from a ~4B teacher, so accuracy measures agreement with " +
+          "that teacher, not correctness."
+        : "",
+      "Errors count as misses; KL, Brier and ECE cover answered decisions only.",
+    ].filter(Boolean).join(" "),
     "",
   );
   if (!run.spec.calibrated) {
@@ -172,14 +181,14 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
       const state = options.states?.[r.case];
       out.push(state === undefined ? r.case : `${r.case}  ${statePreview(state)}`);
     }
-    const mark = r.error ? "!" : r.correct ? "✓" : "✗";
+    const mark = r.error ? "!" : r.gold === null ? "·" : r.correct ? "✓" : "✗";
     out.push(
-      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold}${
+      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
         r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
       }`,
     );
     out.push(`    pred ${dist(r.predicted)}`);
-    out.push(`    gold ${dist(r.gold_probabilities)}`);
+    if (r.gold_probabilities !== null) out.push(`    gold ${dist(r.gold_probabilities)}`);
   }
   out.push("```", "", "</details>", "");
   out.push(

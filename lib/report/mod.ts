@@ -2,9 +2,9 @@
  * Reports: terminal text, Markdown, self-contained HTML with Observable Plot charts, and the
  * paired comparison of two runs.
  *
- * The HTML renderer and its charts (`html.ts`, `charts.ts`) are not re-exported here: they pull
- * in Observable Plot and linkedom, which only `report.html` needs, so `writeReports` loads them
- * on first use. Import them from `lib/report/html.ts` and `lib/report/charts.ts` directly.
+ * The HTML renderer (`html.ts`) is not re-exported here: it draws with `lib/charts` (Observable
+ * Plot, linkedom), which only `report.html` needs, so `writeReports` imports it on first use and a
+ * run loads no charting library before its first request. The root `mod.ts` offers `htmlReport`.
  *
  * @module
  */
@@ -18,5 +18,6 @@ export * from "./compare.ts";
 export * from "./compare_report.ts";
 export * from "./write.ts";
 export * from "./warnings.ts";
+export * from "./protocol.ts";
 export * from "./calibration.ts";
 export * from "./calibration_tables.ts";

@@ -12,6 +12,7 @@ import {
 } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { metricInterval, metricText, num } from "./format.ts";
+import { thresholdName } from "./protocol.ts";
 
 /** A table as text cells. */
 export interface TableData {
@@ -102,9 +103,12 @@ export function thresholdData(run: RunJson): TableData {
   return {
     header: ["metric", "condition", "value", "result"],
     rows: run.thresholds.map((t) => [
-      t.metric,
+      thresholdName(t),
       `${t.op} ${t.limit}`,
-      t.value === null ? "n/a" : num(t.value),
+      (t.value === null ? "n/a" : num(t.value)) +
+      (t.estimate !== undefined
+        ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+        : ""),
       t.pass ? "pass" : "FAIL",
     ]),
   };
@@ -119,7 +123,7 @@ export function thresholdData(run: RunJson): TableData {
  */
 export function disagreementData(records: readonly DecisionRecord[], limit = 20): TableData {
   const wrong = records
-    .filter((r) => !r.error && !r.correct && r.confidence !== null)
+    .filter((r) => !r.error && r.gold !== null && !r.correct && r.confidence !== null)
     .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
     .slice(0, limit);
   return {
@@ -129,8 +133,8 @@ export function disagreementData(records: readonly DecisionRecord[], limit = 20)
       r.question,
       r.answer ?? "",
       num(r.confidence),
-      r.gold,
-      num(r.gold_probabilities[r.answer ?? ""] ?? 0),
+      r.gold ?? "",
+      num(r.gold_probabilities?.[r.answer ?? ""] ?? 0),
     ]),
   };
 }

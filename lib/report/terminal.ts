@@ -5,11 +5,12 @@
  * @module
  */
 import { attribution } from "../dataset/mod.ts";
-import { type BreakdownRow, COLUMN_METRICS, rating, type Summary } from "../metrics/mod.ts";
+import { type BreakdownRow, COLUMN_METRICS, type Summary } from "../metrics/mod.ts";
 import type { RunJson } from "../record/mod.ts";
 import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
 import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
+import { protocolNote, runRating, thresholdName } from "./protocol.ts";
 import { breakdownData, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
@@ -69,7 +70,7 @@ export function summaryLines(
   const lines = [
     // The stop message itself is printed once, after the report (bench) and kept in report.md.
     `status      ${run.status}${run.fatal ? " (stopped early)" : ""}`,
-    `rating      ${rating(summary)}`,
+    `rating      ${runRating(run.spec, summary)}`,
     `decisions   ${decisionCounts(summary, { selected: run.spec.cases, asked: askedCases })}`,
     ...COLUMN_METRICS.map((m) =>
       `${(m.short ?? m.label).padEnd(11)} ${
@@ -93,11 +94,17 @@ export function summaryLines(
       "calibration this engine's probabilities are uncalibrated: confidence thresholds do not transfer to calibrated engines",
     );
   }
+  const note = protocolNote(run.spec);
+  if (note !== null) lines.push(`protocol    ${note}`);
   for (const t of run.thresholds) {
     lines.push(
-      `threshold   ${t.metric} ${t.op} ${t.limit}: ${t.value === null ? "n/a" : num(t.value)} ${
-        t.pass ? "pass" : "FAIL"
-      }`,
+      `threshold   ${thresholdName(t)} ${t.op} ${t.limit}: ${
+        t.value === null ? "n/a" : num(t.value)
+      }${
+        t.estimate !== undefined
+          ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+          : ""
+      } ${t.pass ? "pass" : "FAIL"}`,
     );
   }
   return lines;

@@ -56,3 +56,23 @@ export async function createPredictor(name: string): Promise<Predictor> {
   }
   return await factory();
 }
+
+/**
+ * Runs a predictor that knows only Typed Decisions' questions (`fitted`, `prior`), turning its
+ * "no trained workflow" refusal into a message that says so.
+ *
+ * @param name The predictor's name.
+ * @param predict The prediction.
+ * @returns The distributions.
+ * @throws {RangeError} When the questions are not one Typed Decisions workflow's.
+ */
+export function typedDecisionsOnly(name: string, predict: () => Distributions): Distributions {
+  try {
+    return predict();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new RangeError(
+      `The "${name}" predictor answers Typed Decisions questions only: ${error.message}`,
+    );
+  }
+}

@@ -30,7 +30,7 @@ export function outcomeOf(r: DecisionRecord): "correct" | "wrong" | "error" {
 export function optionOrder(records: readonly DecisionRecord[]): string[] {
   const keys: string[] = [];
   for (const r of records) {
-    for (const k of Object.keys(r.gold_probabilities)) if (!keys.includes(k)) keys.push(k);
+    for (const k of Object.keys(r.gold_probabilities ?? {})) if (!keys.includes(k)) keys.push(k);
     for (const k of Object.keys(r.predicted ?? {})) if (!keys.includes(k)) keys.push(k);
   }
   return keys;
@@ -136,7 +136,7 @@ export function decisionFacts(r: DecisionRecord): Html {
     ["type", r.type],
     ["answer", r.answer ?? "—"],
     ["confidence", num(r.confidence)],
-    ["gold", r.gold],
+    ["gold", r.gold ?? "none (unlabelled)"],
     ["outcome", outcomeOf(r)],
     ["KL", num(r.kl)],
     ["Brier", num(r.brier)],
@@ -170,14 +170,14 @@ export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null
     <details class="decision ${outcome}" data-case="${r.case}" data-question="${r.question}">
       <summary><span class="who">${r.case} · ${r
         .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${r
-        .answer ?? "—"} at ${num(r.confidence)}, gold ${r.gold}</span></summary>
+        .answer ?? "—"} at ${num(r.confidence)}, gold ${r.gold ?? "none"}</span></summary>
       <div class="open">
     ${decisionFacts(r)}
     <div class="split">
     ${distributionTable("Predicted and gold distributions, in option order", options, [
       { label: "predicted", values: r.predicted, pick: r.answer },
       { label: "gold", values: r.gold_probabilities, pick: null },
-    ], r.gold)}
+    ], r.gold ?? "")}
     <div>${stateBlock(c)}</div>
     </div>
     <p><a href="${decisionHref(

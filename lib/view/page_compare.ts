@@ -115,14 +115,14 @@ function flipDetails(m: CompareModel, f: Flip): Html {
         ? "A right, B not"
         : "B right, A not"}</span> <span class="what">A ${f.a.answer ?? "—"} (${outcomeOf(
           f.a,
-        )}), B ${f.b.answer ?? "—"} (${outcomeOf(f.b)}), gold ${f.a.gold}</span></summary>
+        )}), B ${f.b.answer ?? "—"} (${outcomeOf(f.b)}), gold ${f.a.gold ?? "none"}</span></summary>
       <div class="open">
         <div class="split">
     ${distributionTable("Run A, run B and gold distributions, in option order", options, [
       { label: "A", values: f.a.predicted, pick: f.a.answer },
       { label: "B", values: f.b.predicted, pick: f.b.answer },
       { label: "gold", values: f.a.gold_probabilities, pick: null },
-    ], f.a.gold)}
+    ], f.a.gold ?? "")}
     <div>${stateBlock(m.cases.get(f.case) ?? null)}</div></div>
         <p><a href="${decisionHref(
           m.a.id,

@@ -35,7 +35,7 @@ ${
       distributionTable("Predicted and gold distributions, in option order", optionOrder([r]), [
         { label: "predicted", values: r.predicted, pick: r.answer },
         { label: "gold", values: r.gold_probabilities, pick: null },
-      ], r.gold)
+      ], r.gold ?? "")
     }
 <section aria-labelledby="state-h"><h2 id="state-h">State</h2>${stateBlock(c)}</section>
 </div>`,

@@ -263,11 +263,19 @@ ${
 ${
       figure(
         report.charts.histogram,
-        "Confidence histogram of answered decisions: correct (green) and wrong (red)",
+        "Confidence histogram of answered decisions: correct (blue) and wrong (orange)",
         "chart-histogram",
       )
     }
-</div></section>`
+</div>
+${
+      figure(
+        report.charts.riskCoverage,
+        "Risk–coverage: the share of wrong answers among the decisions kept when only the most confident are answered; dashed, the perfect ranking and no ranking; marked, 50% and 80% coverage",
+        "chart-risk-coverage",
+      )
+    }
+</section>`
     : "";
   const tables = report.byWorkflow.length
     ? html`<section aria-labelledby="tables-h"><h2 id="tables-h">By lane, question and type</h2>

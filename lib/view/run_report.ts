@@ -9,7 +9,12 @@
 import { DATASET_URL, type DatasetInfo } from "../dataset/mod.ts";
 import { type BreakdownRow, reliabilityTable } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
-import { accuracyChart, confidenceHistogram, reliabilityChart } from "../charts/mod.ts";
+import {
+  accuracyChart,
+  confidenceHistogram,
+  reliabilityChart,
+  riskCoverageChart,
+} from "../charts/mod.ts";
 import { buildReport } from "../report/mod.ts";
 
 /** A run's breakdowns (from the report model) and its charts. */
@@ -32,6 +37,8 @@ export interface RunPageReport {
     reliability: string;
     /** Confidence histogram. */
     histogram: string;
+    /** Risk–coverage curve (selective prediction). */
+    riskCoverage: string;
   };
 }
 
@@ -65,6 +72,7 @@ export function runPageReport(run: RunJson, records: readonly DecisionRecord[]):
       byQuestion: empty ? "" : accuracyChart(report.byQuestion, { width: 1000 }),
       reliability: empty ? "" : reliabilityChart(reliabilityTable(records)),
       histogram: empty ? "" : confidenceHistogram(records),
+      riskCoverage: empty ? "" : riskCoverageChart(records),
     },
   };
 }

@@ -1,16 +1,17 @@
 /**
- * Case selection: which dataset cases a run asks, in dataset order.
+ * Case selection: which cases of a workflow's question set a run asks, in dataset order.
  *
  * @module
  */
-import type { Case } from "../dataset/mod.ts";
+import { type Case, type Dataset, loadQuestionSet } from "../dataset/mod.ts";
 import type { Workflow } from "./schemas.ts";
 
 /**
  * Selects the cases a workflow asks for.
  *
- * @param cases Every case of the split, in dataset order.
- * @param selection The workflow's `cases` field.
+ * @param cases Every case of the question set, in dataset order.
+ * @param selection The workflow's `cases` field (`workflows` applies to Typed Decisions; the
+ *   question subset is applied when the question set is loaded).
  * @param limit A command-line `--limit` that overrides the workflow's.
  * @returns The selected cases.
  * @throws {RangeError} When an id is unknown or nothing is selected.
@@ -40,4 +41,44 @@ export function selectCases(
   if (n !== undefined) out = out.slice(0, n);
   if (!out.length) throw new RangeError("Cannot run: the case selection matches no case");
   return out;
+}
+
+/** Options of {@linkcode loadCases}. */
+export interface LoadCasesOptions {
+  /**
+   * Overrides the workflow's case limit (`--limit`).
+   * @default undefined (the workflow's)
+   */
+  limit?: number | undefined;
+  /**
+   * Folder of the vendored Typed Decisions files (tests).
+   * @default undefined (the vendored one)
+   */
+  datasetDir?: string | undefined;
+}
+
+/**
+ * Loads a workflow's question set (Typed Decisions, a subset of its questions, or the workflow's
+ * own file, verified before anything is sent) and selects its cases.
+ *
+ * @param workflow The validated workflow.
+ * @param options Limit and dataset folder.
+ * @returns The question set and the selected cases.
+ * @throws {QuestionSetError} When the workflow's file is missing or a row breaks its declaration.
+ * @throws {DatasetIntegrityError} When the vendored dataset fails its check.
+ * @throws {RangeError} When the selection names an unknown id or matches nothing.
+ */
+export async function loadCases(
+  workflow: Workflow,
+  options: LoadCasesOptions = {},
+): Promise<{ dataset: Dataset; cases: Case[] }> {
+  const dataset = await loadQuestionSet({
+    dataset: workflow.dataset,
+    questions: workflow.questions,
+    typedQuestions: workflow.cases.questions,
+  }, {
+    lane: workflow.name,
+    ...(options.datasetDir !== undefined ? { datasetDir: options.datasetDir } : {}),
+  });
+  return { dataset, cases: selectCases(dataset.cases, workflow.cases, options.limit) };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type Case, loadDataset } from "../dataset/mod.ts";
+import type { Case } from "../dataset/mod.ts";
 import { createEngine, tryBuild } from "../client/mod.ts";
 import {
   type Interval,
@@ -18,7 +18,7 @@ import {
 } from "../metrics/mod.ts";
 import { type RunJson, writeAtomic } from "../record/mod.ts";
 import { type Agreement, answerAgreement } from "./agreement.ts";
-import { selectCases } from "./cases.ts";
+import { loadCases } from "./cases.ts";
 import {
   prepareEndpoint,
   type RunEvent,
@@ -180,8 +180,12 @@ export async function compareEngines(
 ): Promise<EngineComparison> {
   const endpoints = endpointsOf(workflow);
   const names = endpointNames(endpoints);
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases: readonly Case[] = selectCases(dataset.cases, workflow.cases, options.limit);
+  const loaded = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
+  const dataset = loaded.dataset;
+  const cases: readonly Case[] = loaded.cases;
   const dir = options.outDir ??
     join(workflow.output.dir, comparisonId(workflow.name, new Date()));
   const runs: RunResult[] = [];
@@ -198,6 +202,7 @@ export async function compareEngines(
       baseUrl: options.baseUrl,
       model: options.model,
       env: options.env,
+      questionSet: dataset,
     });
     let result: RunResult;
     try {
@@ -290,8 +295,10 @@ export async function dryRunEngines(
 ): Promise<DryRunEngineRequest[]> {
   const endpoints = endpointsOf(workflow);
   const names = endpointNames(endpoints);
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  const { cases } = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
   const out: DryRunEngineRequest[] = [];
   endpoints.forEach((spec, i) => {
     const baseUrl = options.baseUrl ?? spec.baseUrl ?? "http://127.0.0.1:0";

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { dirname, isAbsolute, join } from "node:path";
 import { closest } from "../suggest.ts";
 import { toFileUrl } from "./_path.ts";
 import { type Workflow, WorkflowSchema } from "./schemas.ts";
@@ -21,16 +22,24 @@ export class WorkflowError extends Error {
 }
 
 /**
- * Validates a workflow value, naming the file and field on failure.
+ * Validates a workflow value, naming the file and field on failure. A relative `dataset.path` is
+ * resolved against the folder of `file` (so `tickets.csv` beside the workflow file is found from
+ * any working directory that `file` is relative to).
  *
  * @param value The default export of a workflow file.
- * @param file The file name for messages.
+ * @param file The file name for messages, and the base of a relative `dataset.path`.
  * @returns The workflow with defaults applied.
  * @throws {WorkflowError} When a field is missing, unknown or invalid.
  */
 export function validateWorkflow(value: unknown, file: string): Workflow {
   const result = WorkflowSchema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) {
+    const workflow = result.data;
+    if (workflow.dataset && !isAbsolute(workflow.dataset.path)) {
+      workflow.dataset = { ...workflow.dataset, path: join(dirname(file), workflow.dataset.path) };
+    }
+    return workflow;
+  }
   const problems = result.error.issues.map((issue) => {
     const field = issue.path.length ? issue.path.join(".") : "(top level)";
     if (issue.code === "unrecognized_keys") {

@@ -10,10 +10,12 @@ export type {
   EngineName,
   ReferenceSpec,
   ReferenceSpecInput,
+  ThresholdBound,
   ThresholdSpec,
   Workflow,
   WorkflowInput,
 } from "./schemas.ts";
+export { THRESHOLD_BOUNDS } from "./schemas.ts";
 export * from "./define.ts";
 export * from "./load.ts";
 export * from "./cases.ts";

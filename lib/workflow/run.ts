@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type Case, type Dataset, loadDataset } from "../dataset/mod.ts";
+import type { Case, Dataset } from "../dataset/mod.ts";
 import {
   askCase,
   type AskOptions,
@@ -42,11 +42,11 @@ import {
 import { buildReport, type RunReport, writeReports } from "../report/mod.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
-import { selectCases } from "./cases.ts";
-import type { EndpointSpec, Workflow } from "./schemas.ts";
-import { evaluateThresholds } from "./thresholds.ts";
+import { loadCases } from "./cases.ts";
 import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
+import type { EndpointSpec, Workflow } from "./schemas.ts";
+import { checkThresholdTargets, evaluateThresholds } from "./thresholds.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
 export type RunEvent =
@@ -218,16 +218,26 @@ export interface PrepareEndpointOptions {
   model?: string | undefined;
   /** Reads environment variables. @default Deno.env.get */
   env?: ((name: string) => string | undefined) | undefined;
+  /**
+   * The question set the run asks. With a user question set, the embedded `oracle` answers its
+   * gold, and any other embedded predictor is checked to answer its questions before the run.
+   * @default undefined (Typed Decisions)
+   */
+  questionSet?: Dataset | undefined;
 }
 
 /**
  * Resolves an endpoint: starts the embedded reference server when the spec asks for it (and no
  * `--base-url` overrides it), reads the key from its environment variable, creates the engine.
+ * With a user question set, the embedded `oracle` answers that set's gold (one-hot for hard
+ * labels), and a predictor that cannot answer its questions (`fitted` and `prior` answer Typed
+ * Decisions questions only) is refused before anything is sent.
  *
  * @param spec The endpoint spec.
- * @param options Overrides.
+ * @param options Overrides and the question set.
  * @returns The prepared endpoint; call `close()` when done.
- * @throws {WorkflowError} When a required key variable is unset or the URL is invalid.
+ * @throws {WorkflowError} When a required key variable is unset, the URL is invalid, or the
+ *   embedded predictor cannot answer the question set.
  */
 export async function prepareEndpoint(
   spec: EndpointSpec,
@@ -247,9 +257,28 @@ export async function prepareEndpoint(
   let close = (): Promise<void> => Promise.resolve();
   const embedded = options.baseUrl === undefined && spec.reference !== undefined;
   if (embedded && spec.reference) {
-    const { startReferenceServer } = await import("../server/mod.ts");
+    const { startReferenceServer, createPredictor, oraclePredictor } = await import(
+      "../server/mod.ts"
+    );
+    const set = options.questionSet;
+    const name = spec.reference.predictor;
+    let predictor: string | Awaited<ReturnType<typeof createPredictor>> = name;
+    if (set?.info.questionSet !== undefined) {
+      predictor = set.info.questionSet.kind === "file" && name === "oracle"
+        ? oraclePredictor(set.cases)
+        : await createPredictor(name);
+      const sample = set.cases[0];
+      try {
+        if (sample) predictor.predict(sample.state, sample.questions);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        throw new WorkflowError(
+          `Cannot start the embedded reference server for this question set: ${error.message}; set reference: { predictor: "uniform" } (or "oracle") in the workflow, or give --base-url`,
+        );
+      }
+    }
     const server = await startReferenceServer({
-      predictor: spec.reference.predictor,
+      predictor,
       faults: spec.reference.faults,
       seed: spec.reference.seed,
       latencyMs: spec.reference.latencyMs,
@@ -293,9 +322,9 @@ export async function describeRun(
 ): Promise<RunSpec> {
   const { dataset, cases, endpoint } = context;
   const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
-  // The embedded server listens on a new port each time: identify it by what answers instead.
-  const identity = reference ? embeddedIdentity(reference) : endpointIdentity(endpoint.engine.url);
+  const identity = preparedIdentity(endpoint);
   const questionsSha256 = await sha256Hex(JSON.stringify(cases.map((c) => c.questions)));
+  const questionSet = dataset.info.questionSet;
   return {
     workflow: workflow.name,
     workflow_file: options.workflowFile ?? null,
@@ -327,8 +356,10 @@ export async function describeRun(
       model: endpoint.model,
       questionsSha256,
       stateEncoding: endpoint.spec.stateEncoding,
+      ...(questionSet !== undefined ? { questionSet: questionSetIdentity(questionSet) } : {}),
     }),
     seed: workflow.seed,
+    ...(questionSet !== undefined ? { question_set: questionSet } : {}),
   };
 }
 
@@ -340,6 +371,31 @@ function baseUrlOf(base: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What of a question set enters the fingerprint: for a subset of Typed Decisions, the questions
+ * asked; for a user file, its sha256, row count and the question definitions with the field
+ * mapping (the labelled counts follow from the file).
+ */
+function questionSetIdentity(record: NonNullable<RunSpec["question_set"]>): string {
+  return record.kind === "file"
+    ? JSON.stringify([record.kind, record.sha256, record.rows, record.definitions_sha256])
+    : JSON.stringify([record.kind, record.questions]);
+}
+
+/**
+ * The identity of a prepared endpoint as run records name it: `scheme://host:port/path` (never
+ * credentials), or for the embedded reference server (a new port each time) what answers.
+ *
+ * @param endpoint The prepared endpoint.
+ * @returns The identity, e.g. `http://127.0.0.1:8080/v1/systemone` or `embedded:reference/uniform`.
+ */
+export function preparedIdentity(endpoint: PreparedEndpoint): string {
+  if (endpoint.embedded && endpoint.spec.reference) {
+    return embeddedIdentity(endpoint.spec.reference);
+  }
+  return endpointIdentity(endpoint.engine.url);
 }
 
 /**
@@ -369,6 +425,10 @@ export function embeddedIdentity(
  * @param options Overrides, signal and event sink.
  * @returns The run result.
  * @throws {DatasetIntegrityError} Before any request when the vendored data fails its check.
+ * @throws {QuestionSetError} Before any request (and before the run directory is made) when the
+ *   workflow's own question set file is missing or a row breaks its declaration.
+ * @throws {WorkflowError} When a threshold names a question or lane no selected case has, or the
+ *   embedded predictor cannot answer the question set.
  */
 export async function runBenchmark(
   workflow: Workflow,
@@ -376,12 +436,16 @@ export async function runBenchmark(
 ): Promise<RunResult> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  const cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  const { dataset, cases } = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
+  checkThresholdTargets(workflow.thresholds, cases, options.workflowFile ?? workflow.name);
   const endpoint = await prepareEndpoint(spec, {
     baseUrl: options.baseUrl,
     model: options.model,
     env: options.env,
+    questionSet: dataset,
   });
   try {
     return await runPrepared(workflow, { dataset, cases, endpoint }, options);
@@ -621,7 +685,7 @@ export async function runPrepared(
     : undefined;
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
-  const thresholds = evaluateThresholds(workflow.thresholds, summary.metrics);
+  const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
   const interrupted = options.signal?.aborted === true && fatal === null;
   const status: RunSession["status"] = interrupted
     ? "interrupted"
@@ -702,8 +766,10 @@ export async function dryRunRequests(
 ): Promise<{ case: string; url: string; body: string }[]> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const dataset = await loadDataset(options.datasetDir ? { dir: options.datasetDir } : {});
-  let cases = selectCases(dataset.cases, workflow.cases, options.limit);
+  let { cases } = await loadCases(workflow, {
+    limit: options.limit,
+    datasetDir: options.datasetDir,
+  });
   if (options.resume) {
     const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
     const answered = answeredCases(options.resume.records, expected);

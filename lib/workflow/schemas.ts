@@ -9,8 +9,10 @@
 import { z } from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 import { ENGINE_NAMES, type EngineName } from "../client/mod.ts";
+import type { DatasetSpec, QuestionDefinition } from "../dataset/mod.ts";
 import { METRIC_NAMES } from "../metrics/mod.ts";
 import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "./audits_spec.ts";
+import { DatasetSpecSchema, QuestionDefinitionSchema } from "./question_set_spec.ts";
 
 /** The embedded reference server, started in-process. */
 export const ReferenceSpecSchema = z.object({
@@ -177,20 +179,48 @@ export interface EndpointSpec {
   headers: Record<string, string>;
 }
 
+/** Which value of a metric a threshold compares: the point estimate or a bound of its interval. */
+export const THRESHOLD_BOUNDS = ["estimate", "lower", "upper"] as const;
+/** `estimate` (the point value), or the `lower` / `upper` bound of its 95% bootstrap interval. */
+export type ThresholdBound = "estimate" | "lower" | "upper";
+
 /** A threshold the run must meet. */
 export const ThresholdSpecSchema = z.object({
   metric: z.enum(METRIC_NAMES as [string, ...string[]]),
+  question: z.string().min(1).optional(),
+  lane: z.string().min(1).optional(),
   op: z.enum([">=", ">", "<=", "<"]),
   limit: z.number(),
+  bound: z.enum(THRESHOLD_BOUNDS).optional(),
 }).strict();
-/** A threshold the run must meet, e.g. `{ metric: "accuracy", op: ">=", limit: 0.6 }`. */
+/**
+ * A threshold the run must meet, e.g. `{ metric: "accuracy", op: ">=", limit: 0.6 }`, or
+ * restricted and compared on its interval:
+ * `{ metric: "accuracy", question: "urgent", op: ">=", limit: 0.9, bound: "lower" }`.
+ */
 export interface ThresholdSpec {
   /** The metric compared: a name of the metric registry (`accuracy`, `kl`, `brier`, `ece`, `nll`, …). */
   metric: string;
+  /**
+   * Only the decisions of this question.
+   * @default undefined (every question)
+   */
+  question?: string | undefined;
+  /**
+   * Only the cases of this lane (a Typed Decisions workflow, or the value of `dataset.lane`).
+   * @default undefined (every lane)
+   */
+  lane?: string | undefined;
   /** How the metric's value is compared with `limit`. */
   op: ">=" | ">" | "<=" | "<";
   /** The limit. */
   limit: number;
+  /**
+   * Compare the point estimate, or the lower or upper bound of its 95% bootstrap interval
+   * (resampling cases, seeded with the workflow's `seed`).
+   * @default "estimate"
+   */
+  bound?: ThresholdBound | undefined;
 }
 
 /** Which cases to run. */
@@ -206,6 +236,8 @@ export const CaseSelectionSchema = z.object({
   ids: z.array(z.string().min(1)).min(1).optional(),
   /** At most this many cases (after the filters, in dataset order). */
   limit: z.number().int().positive().optional(),
+  /** Typed Decisions only: ask just these questions (not the card protocol). */
+  questions: z.array(z.string().min(1)).min(1).optional(),
 }).strict();
 
 /** Which cases to run; no field means every case of the dataset. */
@@ -223,6 +255,11 @@ export interface CaseSelection {
   ids?: string[] | undefined;
   /** At most this many cases (after the filters, in dataset order; a positive integer). */
   limit?: number | undefined;
+  /**
+   * Typed Decisions only: ask just these questions of each case (cases asking none of them are
+   * left out). Such a run is not the dataset card's protocol: it is marked so and gets no rating.
+   */
+  questions?: string[] | undefined;
 }
 
 /** A workflow file's default export. */
@@ -235,6 +272,10 @@ export const WorkflowSchema = z.object({
   endpoint: EndpointSpecSchema.optional(),
   /** Several endpoints, run on the same cases and shown side by side. */
   endpoints: z.array(EndpointSpecSchema).min(1).optional(),
+  /** A user question set: the file and which fields mean what (absent: Typed Decisions). */
+  dataset: DatasetSpecSchema.optional(),
+  /** The questions asked of each row of `dataset`, with their gold fields. */
+  questions: z.record(z.string().min(1), QuestionDefinitionSchema).optional(),
   /** Case selection. */
   cases: CaseSelectionSchema.default({}),
   /** Requests in flight, or `auto`: the server's slot count (`/props`), else 4. */
@@ -252,9 +293,40 @@ export const WorkflowSchema = z.object({
   }).strict().default({ dir: "runs" }),
   /** Judge audits: transcripts, judge endpoint and versioned checks (see lib/audit). */
   audits: AuditsSpecSchema.optional(),
-}).strict().refine((w) => (w.endpoint === undefined) !== (w.endpoints === undefined), {
-  message: "give exactly one of endpoint or endpoints",
-  path: ["endpoint"],
+}).strict().superRefine((w, ctx) => {
+  const issue = (path: PropertyKey[], message: string): void => {
+    ctx.addIssue({ code: "custom", path, message });
+  };
+  if ((w.endpoint === undefined) === (w.endpoints === undefined)) {
+    issue(["endpoint"], "give exactly one of endpoint or endpoints");
+  }
+  if (w.dataset !== undefined && (w.questions === undefined || !Object.keys(w.questions).length)) {
+    issue(["questions"], "a dataset needs its questions: name → {type, instructions, …, gold}");
+  }
+  if (w.dataset === undefined && w.questions !== undefined) {
+    issue(["dataset"], "questions are asked of a dataset: give dataset {path, id, state}");
+  }
+  if (w.dataset !== undefined) {
+    if (w.cases.workflows !== undefined) {
+      issue(["cases", "workflows"], "selects Typed Decisions workflows; a dataset has lanes");
+    }
+    if (w.cases.questions !== undefined) {
+      issue(
+        ["cases", "questions"],
+        "selects Typed Decisions questions; declare only the questions to ask",
+      );
+    }
+    w.thresholds.forEach((t, i) => {
+      if (t.question !== undefined && !Object.hasOwn(w.questions ?? {}, t.question)) {
+        issue(
+          ["thresholds", i, "question"],
+          `"${t.question}" is not one of the questions (${
+            Object.keys(w.questions ?? {}).join(", ")
+          })`,
+        );
+      }
+    });
+  }
 });
 /**
  * A workflow as written (what `defineWorkflow` checks): give exactly one of `endpoint` or
@@ -278,6 +350,18 @@ export interface WorkflowInput {
    * @default undefined
    */
   endpoints?: EndpointSpecInput[] | undefined;
+  /**
+   * A user question set: the file (`.jsonl`, `.csv`, `.parquet`, relative to the workflow file)
+   * and which fields hold the id, the state and the lane. Give `questions` with it.
+   * @default undefined (Typed Decisions)
+   */
+  dataset?: DatasetSpec | undefined;
+  /**
+   * The questions asked of each row of `dataset`: name → question plus `gold`, the field holding
+   * its expected answer.
+   * @default undefined
+   */
+  questions?: Record<string, QuestionDefinition> | undefined;
   /**
    * Case selection.
    * @default {} (every case)
@@ -327,6 +411,13 @@ export interface Workflow {
   endpoint?: EndpointSpec | undefined;
   /** Several endpoints, run on the same cases and shown side by side. */
   endpoints?: EndpointSpec[] | undefined;
+  /**
+   * A user question set, when given (its `path` resolved against the workflow file's folder by
+   * the loader).
+   */
+  dataset?: DatasetSpec | undefined;
+  /** The questions asked of each row of `dataset`, when given. */
+  questions?: Record<string, QuestionDefinition> | undefined;
   /** Case selection. */
   cases: CaseSelection;
   /** Requests in flight, or `"auto"` (chosen from the server's slots when the run starts). */
@@ -346,6 +437,7 @@ export interface Workflow {
 
 /** Each schema's parsed (output) and written (input) types equal the public interfaces. */
 type _SchemasMatch = [
+  Assert<Equals<typeof THRESHOLD_BOUNDS[number], ThresholdBound>>,
   Assert<Equals<z.input<typeof ReferenceSpecSchema>, ReferenceSpecInput>>,
   Assert<Equals<z.output<typeof ReferenceSpecSchema>, ReferenceSpec>>,
   Assert<Equals<z.input<typeof EndpointSpecSchema>, EndpointSpecInput>>,

@@ -6,7 +6,7 @@
  */
 import type { Question } from "../../dataset/mod.ts";
 import { compileModel, type LoadedModel } from "../../model/mod.ts";
-import type { Distributions, Predictor } from "../predictor.ts";
+import { type Distributions, type Predictor, typedDecisionsOnly } from "../predictor.ts";
 
 function parseStateText(state: unknown): unknown {
   if (typeof state !== "string") return state;
@@ -39,7 +39,7 @@ export function fittedPredictor(loaded: LoadedModel): Predictor {
   return {
     name: "fitted",
     predict(state: unknown, questions: Record<string, Question>): Distributions {
-      return compiled.predict(parseStateText(state), questions);
+      return typedDecisionsOnly("fitted", () => compiled.predict(parseStateText(state), questions));
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The `oracle` predictor: answers the gold distributions of Typed Decisions test cases (for
- * tests: a benchmark against it scores KL 0 and Brier 0).
+ * The `oracle` predictor: answers the gold distributions of the cases it is given — the Typed
+ * Decisions test split, or a user question set when the server is embedded (for tests: a
+ * benchmark against it scores KL 0 and Brier 0).
  *
  * @module
  */
@@ -10,11 +11,14 @@ import type { Distributions, Predictor } from "../predictor.ts";
 /**
  * Creates the `oracle` predictor over the given cases. It finds a request's case by its state
  * (compared as canonical JSON, so key order does not matter; a state sent as JSON text is parsed
- * first) and answers each asked question with that case's gold distribution.
+ * first) and answers each asked question with that case's gold distribution: one-hot for a hard
+ * label, so a benchmark against it scores accuracy 1, KL 0 and Brier 0. A question the case asks
+ * but has no gold for (an unlabelled row) is answered uniformly.
  *
- * @param cases The cases it knows (the Typed Decisions test split).
+ * @param cases The cases it knows (the Typed Decisions test split, or a user question set).
  * @returns The predictor; its `predict` throws `RangeError` for a state it does not know, a
- * question the case does not have, or a question whose options differ from the case's.
+ * question the case does not have, a question whose options differ from the case's, or a state
+ * shared by cases whose gold differs.
  * @example
  * ```ts
  * import { oraclePredictor } from "./oracle.ts";
@@ -27,28 +31,49 @@ import type { Distributions, Predictor } from "../predictor.ts";
  * ```
  */
 export function oraclePredictor(cases: readonly Case[]): Predictor {
-  const byState = new Map<string, Case>();
-  for (const item of cases) byState.set(canonicalJson(item.state), item);
+  const byState = new Map<string, Case[]>();
+  for (const item of cases) {
+    const key = canonicalJson(item.state);
+    const known = byState.get(key);
+    if (known) known.push(item);
+    else byState.set(key, [item]);
+  }
   return {
     name: "oracle",
     predict(state: unknown, questions: Record<string, Question>): Distributions {
-      const item = byState.get(canonicalJson(parseStateText(state)));
-      if (item === undefined) {
+      const matches = byState.get(canonicalJson(parseStateText(state)));
+      const item = matches?.[0];
+      if (matches === undefined || item === undefined) {
         throw new RangeError(
-          "Cannot answer with the oracle predictor: the state matches no Typed Decisions test case (the oracle only knows the test split's states, sent unchanged)",
+          "Cannot answer with the oracle predictor: the state matches no case it knows (a standalone server's oracle knows the Typed Decisions test split's states, sent unchanged; for your own question set use the embedded server, reference: { predictor: \"oracle\" })",
         );
       }
       const distributions: Distributions = {};
       for (const name in questions) {
+        const options = optionsOf(questions[name]!);
+        if (matches.length > 1) {
+          const golds = new Set(matches.map((c) => JSON.stringify(c.gold[name] ?? null)));
+          if (golds.size > 1) {
+            throw new RangeError(
+              `Cannot answer "${name}" with the oracle predictor: cases ${
+                matches.slice(0, 3).map((c) => `"${c.id}"`).join(", ")
+              } share this state but not their gold`,
+            );
+          }
+        }
         const gold = item.gold[name];
         if (gold === undefined) {
-          throw new RangeError(
-            `Cannot answer "${name}" with the oracle predictor: case "${item.id}" has no question "${name}" (it has ${
-              Object.keys(item.gold).join(", ")
-            })`,
-          );
+          if (!Object.hasOwn(item.questions, name)) {
+            throw new RangeError(
+              `Cannot answer "${name}" with the oracle predictor: case "${item.id}" has no question "${name}" (it has ${
+                Object.keys(item.questions).join(", ")
+              })`,
+            );
+          }
+          const p = 1 / options.length;
+          distributions[name] = Object.fromEntries(options.map((option) => [option, p]));
+          continue;
         }
-        const options = optionsOf(questions[name]!);
         const distribution: Record<string, number> = {};
         for (const option of options) {
           const p = gold.probabilities[option];

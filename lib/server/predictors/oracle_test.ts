@@ -51,7 +51,8 @@ Deno.test("`oraclePredictor()` refuses what it cannot answer", async (t) => {
     assert.throws(
       () => oracle.predict({ made: "up" }, item.questions),
       (error: unknown) =>
-        error instanceof RangeError && /only knows the test split's states/.test(error.message),
+        error instanceof RangeError &&
+        /knows the Typed Decisions test split's states/.test(error.message),
     );
   });
   await t.step("a question the case does not have", () => {

@@ -6,7 +6,7 @@
  */
 import type { Case, Question } from "../../dataset/mod.ts";
 import { fitPrior } from "../../model/mod.ts";
-import type { Distributions, Predictor } from "../predictor.ts";
+import { type Distributions, type Predictor, typedDecisionsOnly } from "../predictor.ts";
 
 /**
  * Creates the `prior` predictor from training cases. The workflow is identified by the request's
@@ -32,7 +32,7 @@ export function priorPredictor(trainCases: readonly Case[]): Predictor {
   return {
     name: "prior",
     predict(state: unknown, questions: Record<string, Question>): Distributions {
-      return prior.predict(state, questions);
+      return typedDecisionsOnly("prior", () => prior.predict(state, questions));
     },
   };
 }

@@ -1,0 +1,167 @@
+/**
+ * What a gate run reports beside its verdicts: per lane and overall, how many cases passed,
+ * failed or stayed undecided, and — where gold labels exist — agreement, false-pass and
+ * false-fail rates with the exact one-sided upper bound on the false-pass rate.
+ *
+ * @module
+ */
+import { metricsAt } from "./sweep.ts";
+import { OVERALL_LANE, type SweepMetrics } from "./sweep.ts";
+
+/** One case's line of `gate.jsonl`. */
+export interface GateRecord {
+  /** Case id. */
+  id: string;
+  /** Lane of the case (Typed Decisions' workflow, or the dataset's lane value). */
+  lane: string;
+  /** P(yes) exactly as returned; null when undecided (never a 0 in its place). */
+  p_yes: number | null;
+  /** `pass` when p_yes ≥ threshold, `fail` below, `undecided` when the case could not be asked. */
+  verdict: "pass" | "fail" | "undecided";
+  /** The gold label (true: the case should pass), or null when the case has none. */
+  label: boolean | null;
+  /** Why the case is undecided (error kind and message), or null. */
+  error: { kind: string; message: string } | null;
+  /** What decided. */
+  provenance: GateRecordProvenance;
+}
+
+/** The provenance of one verdict, as the ADR names it. */
+export interface GateRecordProvenance {
+  /** Always `atomic-decision`: a decision model answered, not an LLM judge or code. */
+  kind: "atomic-decision";
+  /** The model id the provider echoed, or null when it did not answer or named none. */
+  model: string | null;
+  /** The provider's response id, or null when it reported none. */
+  response_id: string | null;
+  /** The cost the provider reported, or null (never estimated). */
+  cost: number | null;
+  /** The pass bar. */
+  threshold: number;
+  /** Whether the user marked the bar as calibrated (chosen on held-out labels). */
+  calibrated: boolean;
+}
+
+/** One lane's counts and rates. */
+export interface GateLane {
+  /** Lane name, or `(overall)`. */
+  lane: string;
+  /** Cases. */
+  cases: number;
+  /** Verdict `pass`. */
+  pass: number;
+  /** Verdict `fail`. */
+  fail: number;
+  /** Verdict `undecided` (left out of every rate). */
+  undecided: number;
+  /** Decided cases with a gold label: what the rates are over. */
+  labelled: number;
+  /** Rates over the decided, labelled cases (null without any). */
+  rates: SweepMetrics | null;
+}
+
+/**
+ * Per-lane (sorted by name) and overall counts and rates of a gate run. Rates are over decided
+ * cases with a gold label: agreement (verdict equals label), false passes (labelled no, verdict
+ * pass) over the no-labelled, false fails over the yes-labelled, and the one-sided exact
+ * (Clopper–Pearson) upper bound on the false-pass rate.
+ *
+ * @param records The gate's records.
+ * @param threshold The pass bar.
+ * @param options Confidence of the bound.
+ * @returns The lanes, then the overall row.
+ * @example
+ * ```ts
+ * import { gateLanes } from "./gate_report.ts";
+ * const p = { kind: "atomic-decision", model: null, response_id: null, cost: null, threshold: 0.7, calibrated: false } as const;
+ * const lanes = gateLanes([
+ *   { id: "a", lane: "x", p_yes: 0.9, verdict: "pass", label: false, error: null, provenance: p },
+ *   { id: "b", lane: "x", p_yes: 0.1, verdict: "fail", label: false, error: null, provenance: p },
+ * ], 0.7);
+ * lanes[0]?.rates?.falsePassRate; // 0.5
+ * ```
+ */
+export function gateLanes(
+  records: readonly GateRecord[],
+  threshold: number,
+  options: { confidence?: number } = {},
+): GateLane[] {
+  const byLane = new Map<string, GateRecord[]>();
+  for (const r of records) {
+    const lane = byLane.get(r.lane);
+    if (lane) lane.push(r);
+    else byLane.set(r.lane, [r]);
+  }
+  const lanes = [...byLane.keys()].sort().map((lane) =>
+    laneOf(lane, byLane.get(lane) ?? [], threshold, options)
+  );
+  return [...lanes, laneOf(OVERALL_LANE, records, threshold, options)];
+}
+
+function laneOf(
+  lane: string,
+  records: readonly GateRecord[],
+  threshold: number,
+  options: { confidence?: number },
+): GateLane {
+  const items = records.flatMap((r) =>
+    r.p_yes !== null && r.label !== null ? [{ id: r.id, lane, p_yes: r.p_yes, label: r.label }] : []
+  );
+  return {
+    lane,
+    cases: records.length,
+    pass: records.filter((r) => r.verdict === "pass").length,
+    fail: records.filter((r) => r.verdict === "fail").length,
+    undecided: records.filter((r) => r.verdict === "undecided").length,
+    labelled: items.length,
+    rates: items.length
+      ? metricsAt(
+        items,
+        threshold,
+        options.confidence !== undefined ? { confidence: options.confidence } : {},
+      )
+      : null,
+  };
+}
+
+function rate(value: number | null, k: number, n: number): string {
+  return value === null ? "n/a" : `${(value * 100).toFixed(1)}% (${k}/${n})`;
+}
+
+/**
+ * The per-lane table of a gate run as rows of text (header first).
+ *
+ * @param lanes From {@linkcode gateLanes}.
+ * @returns Header and rows.
+ */
+export function gateTableData(lanes: readonly GateLane[]): { header: string[]; rows: string[][] } {
+  return {
+    header: [
+      "lane",
+      "cases",
+      "pass",
+      "fail",
+      "undecided",
+      "labelled",
+      "agreement",
+      "false pass",
+      "false fail",
+      "false pass ≤ (95%)",
+    ],
+    rows: lanes.map((l) => {
+      const m = l.rates;
+      return [
+        l.lane,
+        String(l.cases),
+        String(l.pass),
+        String(l.fail),
+        String(l.undecided),
+        String(l.labelled),
+        m ? rate(m.agreement, m.n - m.falsePasses - m.falseFails, m.n) : "n/a",
+        m ? rate(m.falsePassRate, m.falsePasses, m.negatives) : "n/a",
+        m ? rate(m.falseFailRate, m.falseFails, m.positives) : "n/a",
+        m?.falsePassUpper == null ? "n/a" : `${(m.falsePassUpper * 100).toFixed(1)}%`,
+      ];
+    }),
+  };
+}

@@ -1,0 +1,334 @@
+/**
+ * `runGate`: the decision gate as a command over a workflow's question set. Each selected case is
+ * asked one yes/no question in its own request; P(yes) is kept exactly as returned and compared
+ * with the bar; a case that could not be asked is `undecided` — never a pass, never a fail.
+ * Writes `gate.jsonl` (one line per case) and `gate.json` (configuration, counts, lanes).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { askCase, chooseParallel, type ParallelChoice, pool, tryBuild } from "../client/mod.ts";
+import type { Case, Dataset, Question } from "../dataset/mod.ts";
+import { writeAtomic } from "../record/mod.ts";
+import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
+import {
+  loadCases,
+  preparedIdentity,
+  prepareEndpoint,
+  type Workflow,
+  WorkflowError,
+} from "../workflow/mod.ts";
+import { DEFAULT_GATE_THRESHOLD } from "./gate.ts";
+import { type GateLane, gateLanes, type GateRecord } from "./gate_report.ts";
+
+/** Options of {@linkcode runGate}. */
+export interface RunGateOptions {
+  /**
+   * Pass when P(yes) ≥ this.
+   * @default 0.7 (uncalibrated)
+   */
+  threshold?: number;
+  /**
+   * Mark the bar as calibrated (chosen on held-out labels, e.g. by `deno task sweep`).
+   * @default false
+   */
+  calibrated?: boolean;
+  /**
+   * Output directory.
+   * @default `<output.dir>/gate-<time>-<workflow>`
+   */
+  outDir?: string;
+  /**
+   * Overrides the endpoint's base URL.
+   * @default undefined
+   */
+  baseUrl?: string;
+  /**
+   * Overrides the model.
+   * @default undefined
+   */
+  model?: string;
+  /**
+   * Requests in flight.
+   * @default the workflow's `parallel`
+   */
+  parallel?: number;
+  /**
+   * At most this many cases.
+   * @default the workflow's selection
+   */
+  limit?: number;
+  /**
+   * Stops asking when aborted; cases not asked are `undecided`.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+  /**
+   * Reads environment variables (for the API key).
+   * @default Deno.env.get
+   */
+  env?: (name: string) => string | undefined;
+  /**
+   * Receives each record as its case is decided.
+   * @default undefined
+   */
+  onRecord?: (record: GateRecord, done: number, total: number) => void;
+  /**
+   * Backoff base for retries, ms.
+   * @default 250
+   */
+  backoffMs?: number;
+  /**
+   * Told what `parallel: "auto"` chose (the server's slot count, else 4) and why.
+   * @default undefined
+   */
+  onParallel?: (choice: ParallelChoice) => void;
+}
+
+/** `gate.json`: what ran and how it came out. */
+export interface GateRun {
+  /** Tool that wrote it. */
+  tool: string;
+  /** Its version. */
+  tool_version: string;
+  /** Workflow name. */
+  workflow: string;
+  /** The question asked. */
+  question: string;
+  /** Its instructions. */
+  instructions: string;
+  /** Endpoint identity (never credentials). */
+  endpoint: string;
+  /** Model sent. */
+  model: string;
+  /** Where the cases come from (`dataset`, `revision` as in run.json). */
+  dataset: string;
+  /** Dataset revision (a user file's sha256). */
+  revision: string;
+  /** The pass bar. */
+  threshold: number;
+  /** Whether the bar is marked calibrated. */
+  calibrated: boolean;
+  /** When it started (ISO 8601). */
+  started_at: string;
+  /** When it ended. */
+  finished_at: string;
+  /** Cases asked about. */
+  cases: number;
+  /** Cases left undecided. */
+  undecided: number;
+  /** Per lane, then overall. */
+  lanes: GateLane[];
+  /** The error that stopped the gate early, or null. */
+  fatal: string | null;
+}
+
+/** The result of {@linkcode runGate}. */
+export interface GateRunResult {
+  /** The output directory. */
+  dir: string;
+  /** One record per case, in case order. */
+  records: GateRecord[];
+  /** `gate.json` as written. */
+  run: GateRun;
+}
+
+function gateId(name: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `gate-${stamp}-${name}-${crypto.randomUUID().slice(0, 4)}`;
+}
+
+/**
+ * Finds the yes/no question a gate asks in the selected cases.
+ *
+ * @param cases The selected cases.
+ * @param name The question name.
+ * @param file The workflow file, for messages.
+ * @returns The cases that ask it, and the question.
+ * @throws {WorkflowError} When no case asks it, or it is not a yes/no (`noul`) question.
+ */
+export function gateQuestion(
+  cases: readonly Case[],
+  name: string,
+  file: string,
+): { cases: Case[]; question: Question & { type: "noul" } } {
+  const asking = cases.filter((c) => Object.hasOwn(c.questions, name));
+  const question = asking[0]?.questions[name];
+  if (question === undefined) {
+    const names = [...new Set(cases.flatMap((c) => Object.keys(c.questions)))];
+    throw new WorkflowError(
+      `Cannot gate "${file}": no case asks question "${name}" (questions: ${names.join(", ")})`,
+    );
+  }
+  if (question.type !== "noul") {
+    const yesNo = [
+      ...new Set(
+        cases.flatMap((c) =>
+          Object.entries(c.questions).filter(([, q]) => q.type === "noul").map(([n]) => n)
+        ),
+      ),
+    ];
+    throw new WorkflowError(
+      `Cannot gate "${file}": question "${name}" is a ${question.type} question; the gate asks a yes/no (noul) question (${
+        yesNo.join(", ") || "none here"
+      })`,
+    );
+  }
+  return { cases: asking, question: question as Question & { type: "noul" } };
+}
+
+/**
+ * Runs the decision gate over a workflow's question set: one request per case asking only
+ * `question`, verdict `pass` when P(yes) ≥ the bar, `fail` below it, `undecided` when the case
+ * could not be asked (after the endpoint's retries). Labels come from the question's gold, where
+ * the case has one.
+ *
+ * @param workflow The validated workflow.
+ * @param question The yes/no question to ask (a `noul` question of the question set).
+ * @param options Bar, output, overrides, signal.
+ * @returns The records (case order), `gate.json` and the output directory.
+ * @throws {QuestionSetError} When the workflow's file is refused (before anything is sent).
+ * @throws {WorkflowError} When the question is unknown or not yes/no.
+ * @throws {RangeError} When the threshold is not in [0, 1].
+ */
+export async function runGate(
+  workflow: Workflow,
+  question: string,
+  options: RunGateOptions = {},
+): Promise<GateRunResult> {
+  const threshold = options.threshold ?? DEFAULT_GATE_THRESHOLD;
+  if (!(threshold >= 0 && threshold <= 1)) {
+    throw new RangeError(`Cannot gate: threshold "${threshold}" is not in [0, 1]`);
+  }
+  const calibrated = options.calibrated ?? false;
+  const spec = workflow.endpoint ?? workflow.endpoints?.[0];
+  if (!spec) throw new TypeError("Cannot gate: the workflow has no endpoint");
+  const loaded = await loadCases(workflow, { limit: options.limit });
+  const picked = gateQuestion(loaded.cases, question, workflow.name);
+  const dataset: Dataset = loaded.dataset;
+  const endpoint = await prepareEndpoint(spec, {
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    questionSet: dataset,
+  });
+  const started = new Date();
+  const records: (GateRecord | undefined)[] = new Array(picked.cases.length);
+  let fatal: string | null = null;
+  let identity: string;
+  try {
+    identity = preparedIdentity(endpoint);
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const questions = { [question]: picked.question };
+    let done = 0;
+    let parallel = options.parallel ?? workflow.parallel;
+    if (parallel === "auto") {
+      const choice = await chooseParallel(endpoint.baseUrl, {
+        ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      });
+      options.onParallel?.(choice);
+      parallel = choice.parallel;
+    }
+    await pool(picked.cases, parallel, async (item, index) => {
+      const request = tryBuild(endpoint.engine, {
+        state: item.state,
+        questions,
+        model: endpoint.model,
+        stateEncoding: endpoint.spec.stateEncoding,
+      });
+      let outcome;
+      try {
+        outcome = "error" in request
+          ? request
+          : await askCase(endpoint.engine, request, questions, {
+            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+            timeoutMs: endpoint.spec.timeoutMs,
+            retries: endpoint.spec.retries,
+            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+            signal,
+          });
+      } catch (error) {
+        if (signal.aborted) return; // left undecided below
+        throw error;
+      }
+      if (outcome.fatal) {
+        fatal ??= outcome.error?.message ?? "fatal error";
+        stop.abort();
+        return;
+      }
+      const reply = outcome.reply;
+      const p = reply?.answers[question]?.probabilities.true;
+      const decided = typeof p === "number";
+      const gold = item.gold[question];
+      const record: GateRecord = {
+        id: item.id,
+        lane: item.workflow,
+        p_yes: decided ? p : null,
+        verdict: !decided ? "undecided" : p >= threshold ? "pass" : "fail",
+        label: gold ? gold.label === "true" : null,
+        error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
+        provenance: {
+          kind: "atomic-decision",
+          model: reply?.model ?? null,
+          response_id: reply?.responseId ?? null,
+          cost: reply?.cost ?? null,
+          threshold,
+          calibrated,
+        },
+      };
+      records[index] = record;
+      options.onRecord?.(record, ++done, picked.cases.length);
+    }, signal);
+  } finally {
+    await endpoint.close();
+  }
+  const final = picked.cases.map((item, i): GateRecord =>
+    records[i] ?? {
+      id: item.id,
+      lane: item.workflow,
+      p_yes: null,
+      verdict: "undecided",
+      label: item.gold[question] ? item.gold[question]?.label === "true" : null,
+      error: fatal !== null
+        ? { kind: "not_asked", message: `Not asked: the gate stopped (${fatal})` }
+        : { kind: "not_asked", message: "Not asked: the gate was interrupted" },
+      provenance: {
+        kind: "atomic-decision",
+        model: null,
+        response_id: null,
+        cost: null,
+        threshold,
+        calibrated,
+      },
+    }
+  );
+  const dir = options.outDir ?? join(workflow.output.dir, gateId(workflow.name, started));
+  await Deno.mkdir(dir, { recursive: true });
+  await writeAtomic(
+    join(dir, "gate.jsonl"),
+    final.map((r) => JSON.stringify(r)).join("\n") + (final.length ? "\n" : ""),
+  );
+  const run: GateRun = {
+    tool: TOOL_NAME,
+    tool_version: TOOL_VERSION,
+    workflow: workflow.name,
+    question,
+    instructions: picked.question.instructions,
+    endpoint: identity,
+    model: endpoint.model,
+    dataset: dataset.info.dataset,
+    revision: dataset.info.revision,
+    threshold,
+    calibrated,
+    started_at: started.toISOString(),
+    finished_at: new Date().toISOString(),
+    cases: final.length,
+    undecided: final.filter((r) => r.verdict === "undecided").length,
+    lanes: gateLanes(final, threshold),
+    fatal,
+  };
+  await writeAtomic(join(dir, "gate.json"), JSON.stringify(run, null, 2) + "\n");
+  return { dir, records: final, run };
+}

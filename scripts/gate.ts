@@ -1,0 +1,151 @@
+/**
+ * `deno task gate WORKFLOW --question NAME [--threshold P] [--calibrated] [--out DIR]
+ * [--base-url URL] [--model M] [--parallel N] [--limit N] [--json]`: the decision gate over a
+ * workflow's question set — one yes/no question per case, one request each, `pass` when
+ * P(yes) ≥ the bar, `fail` below, `undecided` when the case could not be asked. Writes
+ * `gate.jsonl` and `gate.json`; with gold labels prints agreement, false-pass and false-fail
+ * rates per lane with the exact one-sided 95% upper bound on the false-pass rate. Exits 1 when any
+ * case is undecided.
+ *
+ * @module
+ */
+import {
+  type CommandSpec,
+  helpText,
+  intFlag,
+  numberFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { runMain } from "../lib/cli/main.ts";
+import { interruptOnSignals } from "../lib/cli/signals.ts";
+import { DEFAULT_GATE_THRESHOLD, gateTableData, runGate } from "../lib/audit/mod.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
+import { table } from "../lib/report/mod.ts";
+import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
+
+const COMMAND: CommandSpec = {
+  name: "gate",
+  args: "WORKFLOW --question NAME",
+  summary:
+    `The decision gate over a workflow's question set: one yes/no question per case, one request
+each; pass when P(yes) ≥ the bar, fail below, undecided when the case could not be asked (never a
+pass, never a fail). Writes gate.jsonl and gate.json; with gold labels prints agreement, false-pass
+and false-fail rates per lane with the exact one-sided 95% upper bound on the false-pass rate.`,
+  options: {
+    question: {
+      type: "string",
+      value: "NAME",
+      help: "the yes/no (noul) question to ask (required)",
+    },
+    threshold: {
+      type: "string",
+      value: "P",
+      help: "the bar, a probability in [0, 1] (default 0.70, uncalibrated)",
+    },
+    calibrated: { type: "boolean", help: "mark the bar as chosen on held-out labels" },
+    out: { type: "string", value: "DIR", help: "output directory (default runs/gate-<id>/)" },
+    "base-url": { type: "string", value: "URL", help: "the server instead of the workflow's" },
+    model: { type: "string", value: "M", help: "the model sent with each request" },
+    parallel: { type: "string", value: "N", help: "requests in flight (a whole number ≥ 1)" },
+    limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    json: { type: "boolean", help: "one JSON event per case, then a summary, on stdout" },
+  },
+  more: `Examples:
+  deno task gate examples/invoices/workflow.ts --question matches_order
+  deno task gate examples/invoices/workflow.ts --question matches_order --threshold 0.6 --calibrated
+
+Exit status: 0 every case decided; 1 a case is undecided; 2 a usage, workflow or question-set
+error; 130 interrupted.`,
+};
+
+async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(args, COMMAND);
+  if (parsed === "help") {
+    console.log(helpText(COMMAND));
+    return 0;
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new UsageError(`Cannot gate: expected one workflow file, got ${positionals.length}`);
+  }
+  const question = stringFlag(values.question);
+  if (question === undefined || question === "") {
+    throw new UsageError("Cannot gate: --question NAME is required (a yes/no question)");
+  }
+  const threshold = numberFlag(values.threshold, "threshold", 0);
+  if (threshold !== undefined && threshold > 1) {
+    throw new UsageError(
+      `Cannot use --threshold "${values.threshold}": it is too large; give a probability in [0, 1]`,
+    );
+  }
+  const file = positionals[0] as string;
+  const workflow = await loadWorkflow(file);
+  const json = values.json === true;
+  const outDir = pathFlag(values.out, "out");
+  const baseUrl = urlFlag(values["base-url"], "base-url");
+  const model = stringFlag(values.model);
+  const parallel = intFlag(values.parallel, "parallel", 1);
+  const limit = intFlag(values.limit, "limit", 1);
+  using interrupt = interruptOnSignals("no new requests; cases not asked stay undecided");
+  const result = await runGate(workflow, question, {
+    ...(threshold !== undefined ? { threshold } : {}),
+    calibrated: values.calibrated === true,
+    ...(outDir !== undefined ? { outDir } : {}),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(parallel !== undefined ? { parallel } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    signal: interrupt.signal,
+    // A workflow without parallel: what the server's slots gave, on stderr.
+    onParallel: (choice) => console.error(choice.message),
+    ...(json
+      ? { onRecord: (record) => console.log(JSON.stringify({ event: "gate", ...record })) }
+      : {}),
+  });
+  const { run } = result;
+  if (json) {
+    console.log(JSON.stringify({ event: "gate_summary", dir: result.dir, ...run }));
+  } else {
+    const bar = run.threshold.toFixed(2);
+    console.log(
+      `gate ${run.workflow} · question ${run.question} · ${run.endpoint} · model ${run.model}`,
+    );
+    console.log(
+      `bar P(yes) ≥ ${bar} (${
+        run.calibrated
+          ? "marked calibrated"
+          : run.threshold === DEFAULT_GATE_THRESHOLD
+          ? "the default, uncalibrated"
+          : "uncalibrated"
+      }); ${run.cases} cases, ${run.undecided} undecided\n`,
+    );
+    const data = gateTableData(run.lanes);
+    console.log(table(data.header, data.rows));
+    console.log(
+      "\nRates cover decided cases with a gold label. A false pass is a case labelled no that passes; " +
+        "false pass ≤ is the one-sided 95% exact (Clopper–Pearson) upper bound on its rate. " +
+        "Undecided cases are never a pass or a fail.",
+    );
+    if (run.fatal) console.error(`decibench: ${run.fatal}`);
+    console.log(`\nverdicts    ${result.dir}/gate.jsonl`);
+  }
+  if (run.undecided > 0) {
+    console.error(
+      `decibench: ${run.undecided} of ${run.cases} cases are undecided (see "error" in gate.jsonl); run the gate again when the endpoint answers`,
+    );
+    return interrupt.signal.aborted ? 130 : 1;
+  }
+  return 0;
+}
+
+if (import.meta.main) {
+  await runMain(main, {
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, QuestionSetError],
+  });
+}

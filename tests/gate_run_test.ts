@@ -1,0 +1,71 @@
+// `runGate` over a user question set against a reference server whose P(yes) is read from the
+// state, so verdicts can be checked against the bar exactly.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runGate } from "../lib/audit/mod.ts";
+import { startReferenceServer } from "../lib/server/mod.ts";
+import { validateWorkflow } from "../lib/workflow/mod.ts";
+
+/** Question names of every request it answered. */
+const asked: string[][] = [];
+/** Answers P(yes) = the state's `p`. */
+const byState = {
+  name: "by-state",
+  predict(state: unknown, questions: Record<string, unknown>) {
+    asked.push(Object.keys(questions));
+    const p = (state as { p: number }).p;
+    return Object.fromEntries(Object.keys(questions).map((q) => [q, { true: p, false: 1 - p }]));
+  },
+};
+
+Deno.test("`runGate()` verdicts follow p_yes ≥ threshold exactly, with per-lane rates over labelled cases", async () => {
+  await using server = await startReferenceServer({ predictor: byState });
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "items.jsonl");
+  const rows = [
+    { id: "a", lane: "x", p: 0.7, ok: false }, // at the bar: pass (a false pass)
+    { id: "b", lane: "x", p: 0.6999999, ok: true }, // just below: fail (a false fail)
+    { id: "c", lane: "x", p: 0.95, ok: true },
+    { id: "d", lane: "y", p: 0.1, ok: false },
+    { id: "e", lane: "y", p: 0.8 }, // unlabelled: a verdict, no rate
+  ];
+  await Deno.writeTextFile(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const workflow = validateWorkflow({
+    name: "items",
+    endpoint: { baseUrl: server.url, model: "gate-model" },
+    dataset: { path, id: "id", state: ["p"], lane: "lane" },
+    questions: {
+      ok: { type: "noul", instructions: "Is this safe to auto-approve?", gold: "ok" },
+      note: { type: "choice", instructions: "Which?", criteria: ["u", "v"] },
+    },
+  }, "test.ts");
+  const result = await runGate(workflow, "ok", { outDir: join(dir, "gate") });
+  assert.deepEqual(result.records.map((r) => [r.id, r.lane, r.p_yes, r.verdict, r.label]), [
+    ["a", "x", 0.7, "pass", false],
+    ["b", "x", 0.6999999, "fail", true],
+    ["c", "x", 0.95, "pass", true],
+    ["d", "y", 0.1, "fail", false],
+    ["e", "y", 0.8, "pass", null],
+  ]);
+  assert.equal(result.records[0]?.provenance.model, "gate-model", "the model id the server echoed");
+  const [x, y, overall] = result.run.lanes;
+  assert.deepEqual([x?.lane, x?.rates?.falsePasses, x?.rates?.falseFails, x?.rates?.agreement], [
+    "x",
+    1,
+    1,
+    1 / 3,
+  ]);
+  assert.equal(x?.rates?.falsePassUpper, 1, "1 false pass in 1 negative: the bound is 1");
+  assert.deepEqual([y?.cases, y?.labelled, y?.rates?.falsePassRate], [2, 1, 0]);
+  assert.ok(Math.abs(y!.rates!.falsePassUpper! - 0.95) < 1e-9, "0 in 1: 1 − 0.05");
+  assert.deepEqual([overall?.cases, overall?.labelled, result.run.undecided], [5, 4, 0]);
+  assert.equal(server.stats().requests, 5, "one request per case");
+  assert.deepEqual(asked, [["ok"], ["ok"], ["ok"], ["ok"], ["ok"]], "each asks the one question");
+  const onDisk = (await Deno.readTextFile(join(dir, "gate", "gate.jsonl"))).trim().split("\n");
+  assert.equal(onDisk.length, 5);
+  assert.deepEqual(JSON.parse(onDisk[1]!), result.records[1]);
+  await assert.rejects(
+    runGate(workflow, "note", { outDir: join(dir, "g2") }),
+    /question "note" is a choice question; the gate asks a yes\/no \(noul\) question \(ok\)/,
+  );
+});
