@@ -212,6 +212,7 @@ export {
   type ErrorKind,
   type NormalizedAnswer,
   type NotAReply,
+  type ParallelChoice,
 } from "./lib/client/mod.ts";
 export {
   type Distributions,

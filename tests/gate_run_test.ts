@@ -59,7 +59,8 @@ Deno.test("`runGate()` verdicts follow p_yes ≥ threshold exactly, with per-lan
   assert.deepEqual([y?.cases, y?.labelled, y?.rates?.falsePassRate], [2, 1, 0]);
   assert.ok(Math.abs(y!.rates!.falsePassUpper! - 0.95) < 1e-9, "0 in 1: 1 − 0.05");
   assert.deepEqual([overall?.cases, overall?.labelled, result.run.undecided], [5, 4, 0]);
-  assert.equal(server.stats().requests, 5, "one request per case");
+  // Decision requests: parallel "auto" also asks /props and /slots once.
+  assert.equal(server.stats().decisionRequests, 5, "one request per case");
   assert.deepEqual(asked, [["ok"], ["ok"], ["ok"], ["ok"], ["ok"]], "each asks the one question");
   const onDisk = (await Deno.readTextFile(join(dir, "gate", "gate.jsonl"))).trim().split("\n");
   assert.equal(onDisk.length, 5);

@@ -5,8 +5,6 @@
  *
  * @module
  */
-import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
-import { compressors } from "hyparquet-compressors";
 import { sha256Hex } from "../bytes.ts";
 import { CsvSyntaxError, parseCsv } from "./csv.ts";
 import type { QuestionSetProblem } from "./question_set_error.ts";
@@ -176,6 +174,9 @@ async function readParquet(
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   let objects: Record<string, unknown>[];
   let columns: string[];
+  // Loaded only for a Parquet question set: a run on the vendored dataset does not load them.
+  const { parquetMetadata, parquetReadObjects, parquetSchema } = await import("hyparquet");
+  const { compressors } = await import("hyparquet-compressors");
   try {
     const metadata = parquetMetadata(file as ArrayBuffer);
     columns = parquetSchema(metadata).children.map((child) => child.element.name);
