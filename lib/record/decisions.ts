@@ -14,13 +14,6 @@ export interface DecisionRecordsOptions {
   endpoint?: string | undefined;
 }
 
-function unscored(
-  options: readonly string[],
-  predicted: Record<string, number> | null,
-): { answer: string | null; confidence: number | null } {
-  return predicted ? argmax(options, predicted) : { answer: null, confidence: null };
-}
-
 function inOrder(options: readonly string[], dist: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const k of options) out[k] = dist[k] ?? 0;
