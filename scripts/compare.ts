@@ -18,7 +18,7 @@ import {
   UsageError,
   usageLine,
 } from "../lib/cli/args.ts";
-import { fsErrorMessage, type LoadedRun, loadRun, writeAtomic } from "../lib/record/mod.ts";
+import { findRun, fsErrorMessage, type LoadedRun, writeAtomic } from "../lib/record/mod.ts";
 import { compareRuns, comparisonReport } from "../lib/report/mod.ts";
 
 const COMMAND: CommandSpec = {
@@ -41,15 +41,6 @@ id under runs/. Runs on different dataset revisions are refused.`,
   more: "Exit status: 0 written; 2 a usage error or a run that cannot be read or compared.",
 };
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isDirectory;
@@ -59,9 +50,8 @@ async function isDirectory(path: string): Promise<boolean> {
 }
 
 async function resolveRun(arg: string): Promise<LoadedRun> {
-  const dir = !(await exists(arg)) && await exists(join("runs", arg)) ? join("runs", arg) : arg;
   try {
-    return await loadRun(dir);
+    return await findRun(arg);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -20,7 +20,7 @@ import {
 } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { EXPORT_FORMATS, exportFormat, writeExport } from "../lib/export/mod.ts";
-import { fsErrorMessage, type LoadedRun, loadRun } from "../lib/record/mod.ts";
+import { findRun, fsErrorMessage, type LoadedRun } from "../lib/record/mod.ts";
 
 const COMMAND: CommandSpec = {
   name: "export",
@@ -64,19 +64,9 @@ Without --out the files go to RUN/export/.`,
     "Exit status: 0 written; 2 a usage error or a run the format refuses (the message says why).",
 };
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function resolveRun(arg: string): Promise<LoadedRun> {
-  const dir = !(await exists(arg)) && await exists(join("runs", arg)) ? join("runs", arg) : arg;
   try {
-    return await loadRun(dir);
+    return await findRun(arg);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

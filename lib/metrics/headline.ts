@@ -11,8 +11,13 @@ import { KL_FLOOR } from "./score.ts";
 
 /**
  * A mean over covered decisions of one number per decision (null: left out): totals `[n, sum]`.
+ * For the additive metrics that are plain means, here and in the other definition files.
+ *
+ * @param base The definition's metadata.
+ * @param valueOf A covered decision's number, or null to leave it out.
+ * @returns The definition.
  */
-function meanMetric(
+export function meanMetric(
   base: Omit<AdditiveMetric, "kind" | "width" | "add" | "value">,
   valueOf: (d: MetricInput) => number | null,
 ): AdditiveMetric {

@@ -10,12 +10,13 @@
  *
  * @module
  */
-import { addAt } from "./_bins.ts";
+import { isAnswered } from "./_answered.ts";
 import { expectedLevel, topOf } from "./_distribution.ts";
+import { meanMetric } from "./headline.ts";
 import type { AdditiveMetric } from "./registry.ts";
 
 /** `score_mae`: mean absolute difference of the predicted and gold expected levels. */
-export const SCORE_MAE: AdditiveMetric = {
+export const SCORE_MAE: AdditiveMetric = meanMetric({
   name: "score_mae",
   label: "Score MAE (levels)",
   description:
@@ -25,25 +26,13 @@ export const SCORE_MAE: AdditiveMetric = {
   range: [0, 9],
   format: "number",
   types: ["score"],
-  kind: "additive",
-  width: 2,
-  add(totals, offset, d) {
-    if (!d.predicted || !d.gold_probabilities) return;
-    addAt(totals, offset, 1);
-    addAt(
-      totals,
-      offset + 1,
-      Math.abs(expectedLevel(d.predicted) - expectedLevel(d.gold_probabilities)),
-    );
-  },
-  value(totals, offset) {
-    const n = totals[offset] as number;
-    return n === 0 ? null : (totals[offset + 1] as number) / n;
-  },
-};
+}, (d) => {
+  if (!d.predicted || !d.gold_probabilities) return null;
+  return Math.abs(expectedLevel(d.predicted) - expectedLevel(d.gold_probabilities));
+});
 
 /** `score_within_one`: the predicted top level is within one level of the gold label. */
-export const SCORE_WITHIN_ONE: AdditiveMetric = {
+export const SCORE_WITHIN_ONE: AdditiveMetric = meanMetric({
   name: "score_within_one",
   label: "Score within one",
   description:
@@ -53,19 +42,12 @@ export const SCORE_WITHIN_ONE: AdditiveMetric = {
   range: [0, 1],
   format: "percent",
   types: ["score"],
-  kind: "additive",
-  width: 2,
-  add(totals, offset, d) {
-    addAt(totals, offset, 1);
-    const top = d.predicted ? topOf(d.predicted) : null;
-    if (top === null || d.gold === undefined || (d.error !== null && d.error !== undefined)) return;
-    if (Math.abs(Number(top.key) - Number(d.gold)) <= 1) addAt(totals, offset + 1, 1);
-  },
-  value(totals, offset) {
-    const n = totals[offset] as number;
-    return n === 0 ? null : (totals[offset + 1] as number) / n;
-  },
-};
+}, (d) => {
+  // Every covered decision counts; a failed or unanswered one is a miss (0).
+  const top = d.predicted ? topOf(d.predicted) : null;
+  if (top === null || d.gold === undefined || !isAnswered(d)) return 0;
+  return Math.abs(Number(top.key) - Number(d.gold)) <= 1 ? 1 : 0;
+});
 
 /** The ordinal measures, in report order. */
 export const ORDINAL_METRICS: readonly AdditiveMetric[] = [SCORE_MAE, SCORE_WITHIN_ONE];

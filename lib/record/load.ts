@@ -113,3 +113,27 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
   }
   return { dir, run: parsed.data, records };
 }
+
+/**
+ * Reads a run named on the command line: a run directory, or the id of a run under `runsDir`.
+ *
+ * @param arg A directory, or a run id.
+ * @param runsDir Where run ids are looked up.
+ * @returns The run, read and validated by {@linkcode loadRun}.
+ * @throws {Deno.errors.NotFound} When neither exists (the message says what to pass).
+ * @throws {TypeError} When `run.json` or a decision line does not match its schema.
+ */
+export async function findRun(arg: string, runsDir = "runs"): Promise<LoadedRun> {
+  const underRuns = join(runsDir, arg);
+  const dir = !(await pathExists(arg)) && await pathExists(underRuns) ? underRuns : arg;
+  return await loadRun(dir);
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -147,6 +147,19 @@ export async function writeAtomic(path: string, text: string): Promise<void> {
  * @returns The records, or [] when the file does not exist.
  */
 export async function readDecisions(path: string): Promise<DecisionRecord[]> {
+  // A torn final line from a crash is skipped: the case is re-asked on resume.
+  return await readJsonLines<DecisionRecord>(path);
+}
+
+/**
+ * Reads a JSONL file written append-as-you-go: one JSON value per line, blank lines and a line
+ * that does not parse (a torn final line from a crash) skipped. No schema check.
+ *
+ * @param path Path of the file.
+ * @returns The values, or [] when the file does not exist.
+ * @throws {Error} When the file exists but cannot be read.
+ */
+export async function readJsonLines<T>(path: string): Promise<T[]> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -154,13 +167,13 @@ export async function readDecisions(path: string): Promise<DecisionRecord[]> {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;
   }
-  const out: DecisionRecord[] = [];
+  const out: T[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     try {
       out.push(JSON.parse(line));
     } catch {
-      // a torn final line from a crash: the case is re-asked on resume
+      // a torn final line
     }
   }
   return out;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { readJsonLines } from "./recorder.ts";
 import { join } from "node:path";
 import type { DecisionRecord } from "./schemas.ts";
 
@@ -71,21 +72,5 @@ export class RepeatsWriter {
  * @returns The records, or [] when the run has none.
  */
 export async function readRepeats(dir: string): Promise<RepeatRecord[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(join(dir, REPEATS_FILE));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const out: RepeatRecord[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      // a torn final line from a crash
-    }
-  }
-  return out;
+  return await readJsonLines<RepeatRecord>(join(dir, REPEATS_FILE));
 }
