@@ -22,7 +22,7 @@ import {
   type MetricInput,
   type SampleMetric,
 } from "./registry.ts";
-import { randomInt, seededRandom } from "./rng.ts";
+import { randomInts } from "./rng.ts";
 
 /** A two-sided interval `[lower, upper]`. */
 export type Interval = [number, number];
@@ -176,7 +176,7 @@ export function bootstrapIntervals(
     start[i + 1] = entryAt.length;
   }
 
-  const random = seededRandom(seed);
+  const draws = casesDrawn(seed, c, resamples);
   const stats = metrics.map(() => new Float64Array(resamples));
   const counts = new Int32Array(metrics.length);
   const sum = new Float64Array(width);
@@ -185,8 +185,8 @@ export function bootstrapIntervals(
   const sampleIndex = sample.map((m) => metrics.indexOf(m));
   for (let r = 0; r < resamples; r++) {
     sum.fill(0);
-    for (let k = 0; k < c; k++) {
-      const i = randomInt(random, c);
+    for (let k = 0, base = r * c; k < c; k++) {
+      const i = draws[base + k] as number;
       drawn[k] = i;
       for (let e = start[i] as number, end = start[i + 1] as number; e < end; e++) {
         const j = entryAt[e] as number;
@@ -224,6 +224,25 @@ export function bootstrapIntervals(
     intervals[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
   });
   return intervals as BootstrapIntervals;
+}
+
+/**
+ * The case indices every resample draws: `resamples` × `c` draws of one seeded sequence, the
+ * same as drawing them one by one. Breakdown groups of the same size (the 20 questions of 100
+ * cases, the workflows, the summary and its types of 400) draw the same indices, so the last few
+ * sequences are kept.
+ */
+const drawCache = new Map<string, Int32Array>();
+
+function casesDrawn(seed: number, c: number, resamples: number): Int32Array {
+  const key = `${seed}:${c}:${resamples}`;
+  let draws = drawCache.get(key);
+  if (draws === undefined) {
+    draws = randomInts(seed, c, c * resamples);
+    if (drawCache.size >= 4) drawCache.delete(drawCache.keys().next().value as string);
+    drawCache.set(key, draws);
+  }
+  return draws;
 }
 
 function record(stats: Float64Array[], counts: Int32Array, k: number, value: number): void {

@@ -9,7 +9,7 @@ import type { AccuracyInput } from "./aggregate.ts";
 import type { BootstrapOptions, Interval } from "./bootstrap.ts";
 import { percentileInterval } from "./_quantile.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
-import { randomInt, seededRandom } from "./rng.ts";
+import { randomInts } from "./rng.ts";
 
 /** The fields the paired comparison reads from a decision (a `DecisionRecord` has them all). */
 export interface PairedInput extends AccuracyInput {
@@ -254,13 +254,13 @@ function pairedInterval(
   if (c === 0 || resamples === 0) return null;
   const n = Float64Array.from(cases, (x) => x.n);
   const delta = Float64Array.from(cases, (x) => x.b - x.a);
-  const random = seededRandom(seed);
+  const draws = randomInts(seed, c, c * resamples);
   const stats = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sn = 0;
     let sd = 0;
-    for (let k = 0; k < c; k++) {
-      const i = randomInt(random, c);
+    for (let k = 0, base = r * c; k < c; k++) {
+      const i = draws[base + k] as number;
       sn += n[i] as number;
       sd += delta[i] as number;
     }

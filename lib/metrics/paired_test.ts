@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { assertClose } from "./_assert_close.ts";
+import { percentile } from "./aggregate.ts";
 import { mcnemarExact, pairedComparison, type PairedInput } from "./paired.ts";
+import { randomInt, seededRandom } from "./rng.ts";
 
 const timeout = { kind: "timeout" as const, message: "Timed out" };
 
@@ -170,4 +172,42 @@ Deno.test("`pairedComparison()` finds a clear winner significant", () => {
   assert.ok(
     r.interval !== null && r.interval[0] > 0 && r.interval[0] <= 0.6 && r.interval[1] >= 0.6,
   );
+});
+
+Deno.test("`pairedComparison()`'s interval equals a naive paired bootstrap with the same draws", () => {
+  const make = (p: number) =>
+    Array.from({ length: 60 }, (_, i) => ({
+      case: `c${i % 20}`,
+      workflow: "w",
+      question: `q${Math.floor(i / 20)}`,
+      correct: (i * 7919) % 100 < p * 100,
+      error: null,
+    }));
+  const a = make(0.5);
+  const b = make(0.7);
+  const { interval } = pairedComparison(a, b, { resamples: 300, seed: 11 });
+  // Cases in first-seen order, each drawn whole: the mean of B − A over the drawn decisions.
+  const ids = [...new Set(a.map((d) => d.case))];
+  const per = ids.map((id) => {
+    const da = a.filter((d) => d.case === id);
+    const db = b.filter((d) => d.case === id);
+    return {
+      n: da.length,
+      delta: db.filter((d) => d.correct).length - da.filter((d) => d.correct).length,
+    };
+  });
+  const random = seededRandom(11);
+  const stats: number[] = [];
+  for (let r = 0; r < 300; r++) {
+    let n = 0;
+    let delta = 0;
+    for (let k = 0; k < per.length; k++) {
+      const x = per[randomInt(random, per.length)]!;
+      n += x.n;
+      delta += x.delta;
+    }
+    stats.push(delta / n);
+  }
+  assertClose(interval?.[0], percentile(stats, 2.5) ?? Number.NaN, 1e-12);
+  assertClose(interval?.[1], percentile(stats, 97.5) ?? Number.NaN, 1e-12);
 });
