@@ -9,7 +9,6 @@ import { runMain } from "../lib/cli/main.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
   type CommandSpec,
-  helpText,
   parseCommand,
   pathFlag,
   stringFlag,
@@ -63,12 +62,7 @@ disagreement is a review candidate, not a corrected verdict.`,
 };
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length !== 1) {
     throw new UsageError(`Cannot audit: expected one workflow file, got ${positionals.length}`);
   }

@@ -11,7 +11,6 @@
  */
 import {
   type CommandSpec,
-  helpText,
   intFlag,
   parseCommand,
   pathFlag,
@@ -125,12 +124,7 @@ function checkIndex(path: string): void {
 }
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length > 1) {
     throw new UsageError(
       `Cannot start the run: expected one workflow file, got ${positionals.length} (${

@@ -11,7 +11,6 @@ import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import {
   type CommandSpec,
-  helpText,
   intFlag,
   parseCommand,
   pathFlag,
@@ -58,12 +57,7 @@ async function resolveRun(arg: string): Promise<LoadedRun> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length !== 2) {
     throw new UsageError(
       `Cannot compare: expected two runs (RUN_A RUN_B), got ${positionals.length}`,

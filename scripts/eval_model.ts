@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type CommandSpec, helpText, parseCommand, usageLine } from "../lib/cli/args.ts";
+import { type CommandSpec, HelpRequested, parseCommand, usageLine } from "../lib/cli/args.ts";
 import { loadDataset } from "../lib/dataset/mod.ts";
 import {
   type CasePredictor,
@@ -63,12 +63,12 @@ let parsed;
 try {
   parsed = parseCommand(Deno.args, COMMAND);
 } catch (error) {
+  if (error instanceof HelpRequested) {
+    console.log(error.text);
+    Deno.exit(0);
+  }
   console.error(`decibench: ${(error as Error).message}\n${usageLine(COMMAND)}`);
   Deno.exit(2);
-}
-if (parsed === "help") {
-  console.log(helpText(COMMAND));
-  Deno.exit(0);
 }
 const values = { questions: parsed.values.questions === true };
 const train = await loadDataset({ split: "train" });

@@ -10,7 +10,6 @@
 import { join } from "node:path";
 import {
   type CommandSpec,
-  helpText,
   parseCommand,
   pathFlag,
   stringFlag,
@@ -80,12 +79,7 @@ function yesNo(value: string | undefined): boolean | undefined {
 }
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length !== 1) {
     throw new UsageError(
       `Cannot export: expected one run (a run directory or id), got ${positionals.length}`,

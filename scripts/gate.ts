@@ -11,7 +11,6 @@
  */
 import {
   type CommandSpec,
-  helpText,
   intFlag,
   numberFlag,
   parseCommand,
@@ -64,12 +63,7 @@ error; 130 interrupted.`,
 };
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length !== 1) {
     throw new UsageError(`Cannot gate: expected one workflow file, got ${positionals.length}`);
   }

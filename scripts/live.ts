@@ -8,7 +8,6 @@ import { runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import {
   type CommandSpec,
-  helpText,
   intFlag,
   numberFlag,
   parseCommand,
@@ -52,12 +51,7 @@ decision models or refuses the key; 2 a usage or workflow error.`,
 };
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length > 1) {
     throw new UsageError(
       `Cannot start the monitor: expected one workflow file, got ${positionals.length}`,

@@ -11,7 +11,6 @@ import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import {
   type CommandSpec,
-  helpText,
   intFlag,
   parseCommand,
   pathFlag,
@@ -67,12 +66,7 @@ async function asInput<T>(read: () => Promise<T>): Promise<T> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   const labels = pathFlag(values.labels, "labels");
   if (labels === undefined && positionals.length === 0) {
     throw new UsageError(

@@ -12,13 +12,7 @@
  *
  * @module
  */
-import {
-  type CommandSpec,
-  helpText,
-  parseCommand,
-  UsageError,
-  usageLine,
-} from "../lib/cli/args.ts";
+import { type CommandSpec, parseCommand, UsageError, usageLine } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,10 +63,6 @@ vendor/model/fitted.json.gz and vendor/model/manifest.json. Training is determin
 
 async function main(args: string[]): Promise<number> {
   const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
   if (parsed.positionals.length) {
     throw new UsageError(`Cannot train: unexpected argument "${parsed.positionals[0]}"`);
   }

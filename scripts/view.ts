@@ -7,7 +7,6 @@
  */
 import {
   type CommandSpec,
-  helpText,
   intFlag,
   parseCommand,
   pathFlag,
@@ -64,12 +63,7 @@ async function openBrowser(url: string): Promise<void> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, COMMAND);
-  if (parsed === "help") {
-    console.log(helpText(COMMAND));
-    return 0;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length) {
     throw new UsageError(`Cannot start the view: unexpected argument "${positionals[0]}"`);
   }

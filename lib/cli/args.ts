@@ -234,17 +234,30 @@ export function helpText(spec: CommandSpec): string {
   return parts.join("\n\n");
 }
 
+/** `--help` was asked for: `runMain` prints `text` on stdout and exits 0. */
+export class HelpRequested extends Error {
+  /**
+   * @param text The command's help (`helpText`).
+   */
+  constructor(readonly text: string) {
+    super("help requested");
+    this.name = "HelpRequested";
+  }
+}
+
 /**
  * Parses a command's arguments against its spec (`--help`/`-h` included).
  *
  * @param args Command-line arguments.
  * @param spec The command.
- * @returns The parsed arguments, or `"help"` when `--help` was asked for.
+ * @returns The parsed arguments.
+ * @throws {HelpRequested} When `--help` was asked for (`runMain` prints the help and exits 0).
  * @throws {UsageError} As `parse` does.
  */
-export function parseCommand(args: readonly string[], spec: CommandSpec): ParsedArgs | "help" {
+export function parseCommand(args: readonly string[], spec: CommandSpec): ParsedArgs {
   const parsed = parse(args, { ...spec.options, help: HELP_OPTION }, invocation(spec));
-  return parsed.values.help === true ? "help" : parsed;
+  if (parsed.values.help === true) throw new HelpRequested(helpText(spec));
+  return parsed;
 }
 
 function describeNumber(text: string): string {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   type CommandSpec,
+  HelpRequested,
   helpText,
   intFlag,
   numberFlag,
@@ -107,6 +108,9 @@ Deno.test("`helpText()` lists every option with its value and help, and `parseCo
   assert.ok(text.includes("\n  --parallel N  requests in flight\n"), text);
   assert.ok(text.includes("\n  --json        JSON lines\n                second line\n"), text);
   assert.ok(text.endsWith("\n  -h, --help    show this help\n\nExit status: 0."), text);
-  assert.equal(parseCommand(["-h"], SPEC), "help");
+  assert.throws(
+    () => parseCommand(["-h"], SPEC),
+    (error: unknown) => error instanceof HelpRequested && error.text === text,
+  );
   assert.throws(() => parseCommand(["--jsn"], SPEC), /did you mean --json\?/);
 });

@@ -5,7 +5,7 @@
  */
 import { DatasetIntegrityError } from "../dataset/mod.ts";
 import { describeOsError } from "../record/mod.ts";
-import { UsageError } from "./args.ts";
+import { HelpRequested, UsageError } from "./args.ts";
 
 /** Options for `runMain`. */
 export interface RunMainOptions {
@@ -35,6 +35,10 @@ export async function runMain(
   try {
     Deno.exit(await main(Deno.args));
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      console.log(error.text);
+      Deno.exit(0);
+    }
     const message = describeOsError(error) ??
       (error instanceof Error ? error.message : String(error));
     console.error(`decibench: ${message}`);
