@@ -149,7 +149,8 @@ async function main(args: string[]): Promise<number> {
   );
   await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve()));
   await server.close();
-  for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  // The listeners stay until the process exits: one Ctrl+C can arrive twice (the terminal's
+  // process group, and `deno task` forwarding it), and a late copy must not kill it with 130.
   return 0;
 }
 

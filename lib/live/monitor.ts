@@ -313,7 +313,12 @@ export async function runMonitor(
       screen.restore();
       if (finalState) writeLine(sessionSummary(finalState));
     }
-    for (const name of signals) Deno.removeSignalListener(name, onSignal);
+    // One Ctrl+C can arrive twice (the terminal's process group, and `deno task` forwarding it):
+    // keep absorbing it for a moment, so a late copy does not kill the process with 130.
+    const late = setTimeout(() => {
+      for (const name of signals) Deno.removeSignalListener(name, onSignal);
+    }, 500);
+    Deno.unrefTimer(late);
     stop.abort();
     await endpoint.close();
   }
