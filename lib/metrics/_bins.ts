@@ -17,21 +17,18 @@ export function binOf(confidence: number): number {
 }
 
 /**
- * ECE from per-bin sums: Σ n_b·|acc_b − conf_b| / N = Σ |correct_b − confSum_b| / N, empty bins
- * contributing nothing. Null when N is 0.
+ * ECE from per-bin sums held at `totals[offset…]` (counts, then correct counts, then confidence
+ * sums, `BIN_COUNT` each): Σ n_b·|acc_b − conf_b| / N = Σ |correct_b − confSum_b| / N, empty
+ * bins contributing nothing. Null when N is 0.
  */
-export function eceFromBins(
-  count: ArrayLike<number>,
-  correct: ArrayLike<number>,
-  confidenceSum: ArrayLike<number>,
-): number | null {
+export function eceFromBins(totals: Float64Array, offset: number): number | null {
   let total = 0;
   let sum = 0;
-  for (let b = 0; b < BIN_COUNT; b++) {
-    const n = count[b] ?? 0;
+  for (let b = offset; b < offset + BIN_COUNT; b++) {
+    const n = totals[b] as number;
     if (n === 0) continue;
     total += n;
-    sum += Math.abs((correct[b] ?? 0) - (confidenceSum[b] ?? 0));
+    sum += Math.abs((totals[b + BIN_COUNT] as number) - (totals[b + 2 * BIN_COUNT] as number));
   }
   return total === 0 ? null : sum / total;
 }

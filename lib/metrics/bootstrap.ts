@@ -164,17 +164,20 @@ export function bootstrapIntervals(
   });
   const drawCount = new Float64Array(c);
   const start = new Int32Array(c + 1);
-  const entryAt: number[] = [];
-  const entryValue: number[] = [];
-  for (let i = 0; i < c; i++) {
+  let entries = 0;
+  for (let x = 0; x < totals.length; x++) if (totals[x] !== 0) entries++;
+  const entryAt = new Int32Array(entries);
+  const entryValue = new Float64Array(entries);
+  for (let i = 0, e = 0; i < c; i++) {
     for (let j = 0; j < width; j++) {
       const v = totals[i * width + j] as number;
       if (v === 0) continue;
-      entryAt.push(j);
-      entryValue.push(v);
+      entryAt[e] = j;
+      entryValue[e++] = v;
     }
-    start[i + 1] = entryAt.length;
+    start[i + 1] = e;
   }
+  const needCounts = sample.length > 0;
 
   const draws = casesDrawn(seed, c, resamples);
   const stats = metrics.map(() => new Float64Array(resamples));
@@ -185,10 +188,11 @@ export function bootstrapIntervals(
   const sampleIndex = sample.map((m) => metrics.indexOf(m));
   for (let r = 0; r < resamples; r++) {
     sum.fill(0);
-    for (let k = 0, base = r * c; k < c; k++) {
+    const base = r * c;
+    for (let k = 0; k < c; k++) {
       const i = draws[base + k] as number;
-      drawn[k] = i;
-      for (let e = start[i] as number, end = start[i + 1] as number; e < end; e++) {
+      const end = start[i + 1] as number;
+      for (let e = start[i] as number; e < end; e++) {
         const j = entryAt[e] as number;
         sum[j] = (sum[j] as number) + (entryValue[e] as number);
       }
@@ -197,9 +201,11 @@ export function bootstrapIntervals(
       const v = (additive[k] as AdditiveMetric).value(sum, offsets[k] as number);
       if (v !== null) record(stats, counts, additiveIndex[k] as number, v);
     }
+    if (!needCounts) continue;
     drawCount.fill(0);
     for (let k = 0; k < c; k++) {
-      const i = drawn[k] as number;
+      const i = draws[base + k] as number;
+      drawn[k] = i;
       drawCount[i] = (drawCount[i] as number) + 1;
     }
     for (const group of shared.values()) {

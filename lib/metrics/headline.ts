@@ -107,11 +107,7 @@ export const ECE: AdditiveMetric = {
     addAt(totals, b + 2 * BIN_COUNT, d.confidence);
   },
   value(totals, offset) {
-    return eceFromBins(
-      totals.subarray(offset, offset + BIN_COUNT),
-      totals.subarray(offset + BIN_COUNT, offset + 2 * BIN_COUNT),
-      totals.subarray(offset + 2 * BIN_COUNT, offset + 3 * BIN_COUNT),
-    );
+    return eceFromBins(totals, offset);
   },
 };
 

@@ -41,6 +41,11 @@ export function questionScorer(options: readonly string[]): QuestionScorer {
   // sum visits the options gold lacks in this order, after the gold keys.
   const predictedKeys = Object.keys(Object.fromEntries(options.map((o) => [o, 0])));
   const predictedAt = predictedKeys.map((k) => options.indexOf(k));
+  // The first index of each option, as `options.indexOf` gives it.
+  const indexOf = new Map<string, number>();
+  options.forEach((o, i) => {
+    if (!indexOf.has(o)) indexOf.set(o, i);
+  });
   return (predicted, gold) => {
     let best = 0;
     let confidence = -Infinity;
@@ -63,8 +68,8 @@ export function questionScorer(options: readonly string[]): QuestionScorer {
           `Cannot score a decision: probability of "${key}" is "${g}", not a number`,
         );
       }
-      const at = options.indexOf(key);
-      const p = at < 0 ? 0 : predicted[at] ?? 0;
+      const at = indexOf.get(key);
+      const p = at === undefined ? 0 : predicted[at] ?? 0;
       if (g > 0) kl += g * Math.log(g / Math.max(p, KL_FLOOR));
       const d = p - g;
       brier += d * d;
