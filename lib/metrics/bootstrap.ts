@@ -163,15 +163,24 @@ export function bootstrapIntervals(
     return m.prepare(group.flat);
   });
   const drawCount = new Float64Array(c);
+  // Columns equal case by case (the answered count of kl, brier and nll; the 10-bin totals of
+  // ece and mce) are summed once and copied: the same additions in the same order.
+  const sameAs = sameColumns(totals, c, width);
+  const copies: number[] = [];
+  sameAs.forEach((from, j) => {
+    if (from !== j) copies.push(j, from);
+  });
   const start = new Int32Array(c + 1);
   let entries = 0;
-  for (let x = 0; x < totals.length; x++) if (totals[x] !== 0) entries++;
+  for (let x = 0; x < totals.length; x++) {
+    if (totals[x] !== 0 && sameAs[x % width] === x % width) entries++;
+  }
   const entryAt = new Int32Array(entries);
   const entryValue = new Float64Array(entries);
   for (let i = 0, e = 0; i < c; i++) {
     for (let j = 0; j < width; j++) {
       const v = totals[i * width + j] as number;
-      if (v === 0) continue;
+      if (v === 0 || sameAs[j] !== j) continue;
       entryAt[e] = j;
       entryValue[e++] = v;
     }
@@ -196,6 +205,9 @@ export function bootstrapIntervals(
         const j = entryAt[e] as number;
         sum[j] = (sum[j] as number) + (entryValue[e] as number);
       }
+    }
+    for (let x = 0; x < copies.length; x += 2) {
+      sum[copies[x] as number] = sum[copies[x + 1] as number] as number;
     }
     for (let k = 0; k < additive.length; k++) {
       const v = (additive[k] as AdditiveMetric).value(sum, offsets[k] as number);
@@ -230,6 +242,40 @@ export function bootstrapIntervals(
     intervals[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
   });
   return intervals as BootstrapIntervals;
+}
+
+/**
+ * For each column of per-case totals (`c` rows of `width`), the first column equal to it in every
+ * row (itself when none is).
+ */
+function sameColumns(totals: Float64Array, c: number, width: number): Int32Array {
+  const sameAs = new Int32Array(width);
+  const byHash = new Map<number, number[]>();
+  for (let j = 0; j < width; j++) {
+    sameAs[j] = j;
+    let hash = 0;
+    let zero = true;
+    for (let i = 0; i < c; i++) {
+      const v = totals[i * width + j] as number;
+      if (v !== 0) zero = false;
+      hash = (hash * 31 + v * 1e6) % 1e15;
+    }
+    if (zero) continue; // no entries, sums stay 0
+    const candidates = byHash.get(hash);
+    if (candidates === undefined) {
+      byHash.set(hash, [j]);
+      continue;
+    }
+    const match = candidates.find((q) => {
+      for (let i = 0; i < c; i++) {
+        if (totals[i * width + j] !== totals[i * width + q]) return false;
+      }
+      return true;
+    });
+    if (match === undefined) candidates.push(j);
+    else sameAs[j] = match;
+  }
+  return sameAs;
 }
 
 /**
