@@ -21,6 +21,32 @@ import { num, pct, table } from "./format.ts";
 import type { TableData } from "./tables.ts";
 import type { RunReport } from "./model.ts";
 
+/** The calibration tables of one report model, computed once for all its renderers. */
+interface CalibrationTables {
+  murphy: ReturnType<typeof murphyData>;
+  temperature: ReturnType<typeof temperatureData>;
+  profile: TableData;
+  coverage: TableData;
+}
+
+const tablesOf = new WeakMap<RunReport, CalibrationTables>();
+
+/** The tables of a report (report.md and report.html show the same ones; computed once). */
+function calibrationTables(report: RunReport): CalibrationTables {
+  let tables = tablesOf.get(report);
+  if (tables === undefined) {
+    const { records, run } = report;
+    tables = {
+      murphy: murphyData(records),
+      temperature: temperatureData(records, run.spec.seed),
+      profile: scorerProfileData(records),
+      coverage: coverageData(records),
+    };
+    tablesOf.set(report, tables);
+  }
+  return tables;
+}
+
 const NOTHING_ANSWERED = "No decision was answered: there is nothing to calibrate.";
 
 const MEASURES_NOTE =
@@ -82,15 +108,14 @@ function mdTable(data: TableData, right: readonly number[]): string {
  * @returns Markdown text.
  */
 export function calibrationMarkdown(report: RunReport): string {
-  const { run, records } = report;
+  const { run } = report;
   const seed = run.spec.seed;
   if (report.summary.answered === 0) {
     return ["## Calibration measures", "", NOTHING_ANSWERED, "", ...stabilityMarkdown(run)].join(
       "\n",
     );
   }
-  const murphy = murphyData(records);
-  const temperature = temperatureData(records, seed);
+  const { murphy, temperature, profile, coverage } = calibrationTables(report);
   const out = [
     "## Calibration measures",
     "",
@@ -102,7 +127,7 @@ export function calibrationMarkdown(report: RunReport): string {
     "",
     PROFILE_NOTE,
     "",
-    mdTable(scorerProfileData(records), [2]),
+    mdTable(profile, [2]),
     "",
     "### Brier decomposition (yes/no questions, against labels)",
     "",
@@ -117,7 +142,7 @@ export function calibrationMarkdown(report: RunReport): string {
     "",
     SELECTIVE_NOTE,
     "",
-    mdTable(coverageData(records), [0, 1, 2, 3, 4]),
+    mdTable(coverage, [0, 1, 2, 3, 4]),
     "",
     "### What a temperature would fix",
     "",
@@ -190,15 +215,14 @@ export function calibrationHtml(
       "\n",
     );
   }
-  const murphy = murphyData(records);
-  const temperature = temperatureData(records, seed);
+  const { murphy, temperature, profile, coverage } = calibrationTables(report);
   const out = [
     "<h2>Calibration measures</h2>",
     note(MEASURES_NOTE),
     htmlTable(calibrationMeasureData(report), [2, 3]),
     "<h3>Scorer profile</h3>",
     note(PROFILE_NOTE),
-    htmlTable(scorerProfileData(records), [2]),
+    htmlTable(profile, [2]),
     "<h3>Brier decomposition (yes/no questions, against labels)</h3>",
     note(MURPHY_NOTE),
     murphy.rows.length ? htmlTable(murphy, [1]) : "<p>No answered yes/no decision.</p>",
@@ -211,7 +235,7 @@ export function calibrationHtml(
       riskCoverageChart(records)
     }<figcaption>Risk–coverage curve: error rate of the decisions kept when answering only the most ` +
       "confident share (accuracy = 1 − risk); dashed: perfect ranking and no ranking.</figcaption></figure>",
-    htmlTable(coverageData(records), [0, 1, 2, 3, 4]),
+    htmlTable(coverage, [0, 1, 2, 3, 4]),
     "<h3>What a temperature would fix</h3>",
     note(temperatureNote(seed)),
     htmlTable(temperature, [1, 2, 3, 4, 5, 6]),
