@@ -22,7 +22,6 @@
  *
  * @module
  */
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { type ByMetric, METRIC_NAMES } from "../metrics/mod.ts";
@@ -125,7 +124,8 @@ export function openIndex(
   options: OpenIndexOptions = {},
 ): RunIndex {
   const readOnly = options.readOnly === true;
-  if (path !== ":memory:" && !readOnly) mkdirSync(dirname(path), { recursive: true });
+  // Deno.mkdirSync, not node:fs: loading node:fs adds ~35 ms to every start-up.
+  if (path !== ":memory:" && !readOnly) Deno.mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { readOnly });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
