@@ -21,3 +21,4 @@ export * from "./warnings.ts";
 export * from "./protocol.ts";
 export * from "./calibration.ts";
 export * from "./calibration_tables.ts";
+export * from "./run_worker.ts";

@@ -33,6 +33,9 @@ export interface RunReport {
   byQuestion: BreakdownRow[];
 }
 
+/** The three breakdowns of a report model. */
+export type ReportBreakdowns = Pick<RunReport, "byType" | "byWorkflow" | "byQuestion">;
+
 /** Options for {@linkcode buildReport}. */
 export interface BuildReportOptions {
   /**
@@ -41,6 +44,29 @@ export interface BuildReportOptions {
    * @default {run.spec.seed}
    */
   seed?: number | undefined;
+  /** The breakdowns, when already computed (by {@linkcode reportBreakdowns}, same seed). */
+  breakdowns?: ReportBreakdowns | undefined;
+}
+
+/**
+ * The breakdowns a report shows: by question type, workflow and question, each with the column
+ * metrics' bootstrap intervals.
+ *
+ * @param records The run's decisions.
+ * @param seed The bootstrap seed (the run's).
+ * @returns The three breakdowns.
+ */
+export function reportBreakdowns(
+  records: readonly DecisionRecord[],
+  seed: number,
+): ReportBreakdowns {
+  // Breakdown tables show the column metrics only: bootstrapping the others per group (the
+  // sample-form calibration measures above all) would only cost time.
+  return {
+    byType: breakdown(records, "type", { seed, metrics: COLUMN_METRICS }),
+    byWorkflow: breakdown(records, "workflow", { seed, metrics: COLUMN_METRICS }),
+    byQuestion: breakdown(records, "question", { seed, metrics: COLUMN_METRICS }),
+  };
 }
 
 /**
@@ -49,7 +75,7 @@ export interface BuildReportOptions {
  * @param run The run record.
  * @param records Its decisions.
  * @param info Dataset info.
- * @param options Seed.
+ * @param options Seed, and the breakdowns when already computed.
  * @returns The report model every renderer takes.
  * @example
  * ```ts ignore
@@ -71,10 +97,6 @@ export function buildReport(
     summary: run.summary ?? summarize(records, { seed }),
     records,
     info,
-    // Breakdown tables show the column metrics only: bootstrapping the others per group (the
-    // sample-form calibration measures above all) would only cost time.
-    byType: breakdown(records, "type", { seed, metrics: COLUMN_METRICS }),
-    byWorkflow: breakdown(records, "workflow", { seed, metrics: COLUMN_METRICS }),
-    byQuestion: breakdown(records, "question", { seed, metrics: COLUMN_METRICS }),
+    ...(options.breakdowns ?? reportBreakdowns(records, seed)),
   };
 }

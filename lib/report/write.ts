@@ -21,6 +21,11 @@ export interface ReportInput {
   dataset: { info: DatasetInfo; cases: readonly Case[] };
   /** The report model, when already computed. @default buildReport(run, records, info) */
   report?: RunReport | undefined;
+  /**
+   * Writes `report.html` elsewhere (a `RunReportWorker`) while `report.md` is written
+   * here; when it fails, the page is written here instead.
+   */
+  html?: ((path: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -39,9 +44,13 @@ export async function writeReports(
   const states: Record<string, unknown> = {};
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
   const md = join(input.dir, "report.md");
-  await writeAtomic(md, markdownReport(report, { states }));
-  const { htmlReport } = await import("./html.ts");
   const html = join(input.dir, "report.html");
-  await writeAtomic(html, htmlReport(report));
+  // Started first, so the page is drawn while report.md is rendered; null when it failed.
+  const elsewhere = input.html?.(html).then(() => true, () => false);
+  await writeAtomic(md, markdownReport(report, { states }));
+  if (elsewhere === undefined || !await elsewhere) {
+    const { htmlReport } = await import("./html.ts");
+    await writeAtomic(html, htmlReport(report));
+  }
   return { paths: [md, html], report };
 }

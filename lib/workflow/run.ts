@@ -39,7 +39,7 @@ import {
   specDifferences,
   type ThresholdResult,
 } from "../record/mod.ts";
-import { buildReport, type RunReport, writeReports } from "../report/mod.ts";
+import { buildReport, type RunReport, type RunReportWorker, writeReports } from "../report/mod.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
@@ -143,6 +143,12 @@ export interface RunOptions {
   dbPath?: string | null | undefined;
   /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
   reports?: boolean | undefined;
+  /**
+   * A worker that computes the breakdowns and writes `report.html` beside the run, so the end of
+   * the run is not one step after the other. The run starts it after its first answer when it has
+   * at least 100 cases to ask; the caller closes it. @default undefined (the run does it itself)
+   */
+  reportWorker?: RunReportWorker | undefined;
   /**
    * Stability passes (`--repeat K`): ask every case K times at each concurrency of
    * `parallelSweep`, the official pass included; recorded in `repeats.jsonl` and summarised in
@@ -605,6 +611,7 @@ export async function runPrepared(
     keyVariable: endpoint.spec.apiKeyEnv,
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
+  const worker = options.reports !== false ? options.reportWorker : undefined;
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -637,6 +644,11 @@ export async function runPrepared(
       const records = decisionRecords(item, outcome, recordOptions);
       await recorder.append(records);
       byCase.set(item.id, records);
+      // Enough cases left to hide the time the report worker takes to load: started now, once
+      // the first answer is in (not before the first request).
+      if (asked === 0 && worker !== undefined && toAsk.length >= WORKER_AFTER_CASES) {
+        worker.start();
+      }
       asked++;
       done++;
       emit({
@@ -673,6 +685,10 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
+  // The breakdowns are computed beside the summary when the report worker was started.
+  const breakdowns = worker?.started
+    ? worker.breakdowns(records, spec.seed).catch(() => undefined)
+    : undefined;
   const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
     ? await runRepeats({ cases, endpoint, dir, official: records }, {
       repeat: options.repeat,
@@ -714,10 +730,18 @@ export async function runPrepared(
     }],
   };
   await recorder.writeRun(final);
-  const report = buildReport(final, records, dataset.info);
-  if (options.reports !== false) {
-    await writeReports({ dir, run: final, records, dataset, report });
-  }
+  const report = buildReport(final, records, dataset.info, { breakdowns: await breakdowns });
+  // The index is written while the report files are (report.html may be drawn in the worker).
+  const written = options.reports !== false
+    ? writeReports({
+      dir,
+      run: final,
+      records,
+      dataset,
+      report,
+      html: worker?.started ? (path) => worker.html(final, dataset.info, path) : undefined,
+    }).then(() => null, (error: unknown) => ({ error }))
+    : null;
   const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
   let indexError: string | null = null;
   if (dbPath !== null) {
@@ -734,6 +758,8 @@ export async function runPrepared(
       indexError = (error as Error).message;
     }
   }
+  const failed = await written;
+  if (failed !== null) throw failed.error;
   emit({ event: "summary", run_id: id, status, dir, summary, thresholds });
   return {
     id,
@@ -751,6 +777,9 @@ export async function runPrepared(
     indexError,
   };
 }
+
+/** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
+const WORKER_AFTER_CASES = 100;
 
 /**
  * The exact requests a run would send, without sending anything (`--dry-run`). With `resume`,

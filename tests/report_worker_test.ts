@@ -1,0 +1,102 @@
+/**
+ * The report worker (`RunReportWorker`), as `deno task bench` uses it: a run of 100 cases or more
+ * starts it after its first answer, and the report files are byte for byte those of a run that
+ * writes its reports itself; a worker that fails leaves the run to write them.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startReferenceServer } from "../lib/server/mod.ts";
+import { RunReportWorker, writeReports } from "../lib/report/mod.ts";
+import { loadWorkflow, runBenchmark } from "../lib/workflow/mod.ts";
+
+/** Report files with the run id and timestamps masked (they differ between any two runs). */
+async function reportFiles(dir: string, id: string): Promise<string[]> {
+  const mask = (text: string) =>
+    text.replaceAll(id, "RUN").replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "TIME")
+      .replace(/p50 [\d.]+ ms, p95 [\d.]+ ms/g, "LATENCY")
+      .replace(/latency p50 [^<|\n]*/g, "LATENCY");
+  return await Promise.all(
+    ["report.md", "report.html"].map(async (f) => mask(await Deno.readTextFile(join(dir, f)))),
+  );
+}
+
+Deno.test("a run with a report worker writes the same report.md and report.html as one without", async () => {
+  await using server = await startReferenceServer({ predictor: "fitted" });
+  const workflow = await loadWorkflow("workflows/reference.ts");
+  const root = await Deno.makeTempDir();
+  const common = { baseUrl: server.url, limit: 120, dbPath: null, parallel: 4 } as const;
+  const alone = await runBenchmark(workflow, { ...common, outDir: join(root, "alone") });
+  using worker = new RunReportWorker();
+  const beside = await runBenchmark(workflow, {
+    ...common,
+    outDir: join(root, "beside"),
+    reportWorker: worker,
+  });
+  assert.ok(worker.started, "120 cases to ask: the run starts the worker");
+  const rows = (r: typeof alone) =>
+    [...r.report.byType, ...r.report.byWorkflow, ...r.report.byQuestion].map((row) => ({
+      ...row,
+      latency: null, // differs between any two runs
+    }));
+  assert.deepEqual(rows(beside), rows(alone));
+  const [a, b] = [
+    await reportFiles(alone.dir, alone.id),
+    await reportFiles(beside.dir, beside.id),
+  ];
+  assert.deepEqual(worker.written, [join(beside.dir, "report.html")], "drawn in the worker");
+  assert.equal(b[0], a[0], "report.md");
+  assert.equal(b[1], a[1], "report.html");
+
+  // A worker job that fails: writeReports draws the page itself.
+  const again = join(root, "again");
+  await Deno.mkdir(again);
+  await writeReports({
+    dir: again,
+    run: beside.run,
+    records: beside.records,
+    dataset: beside.dataset,
+    report: beside.report,
+    html: () => Promise.reject(new Error("the worker stopped")),
+  });
+  for (const file of ["report.md", "report.html"]) {
+    assert.equal(
+      await Deno.readTextFile(join(again, file)),
+      await Deno.readTextFile(join(beside.dir, file)),
+      file,
+    );
+  }
+  await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("a short run leaves the report worker unstarted, and a closed worker leaves the run to write its reports", async () => {
+  await using server = await startReferenceServer({ predictor: "uniform" });
+  const workflow = await loadWorkflow("workflows/reference.ts");
+  const root = await Deno.makeTempDir();
+  using short = new RunReportWorker();
+  const result = await runBenchmark(workflow, {
+    baseUrl: server.url,
+    limit: 20,
+    dbPath: null,
+    outDir: join(root, "short"),
+    reportWorker: short,
+  });
+  assert.equal(short.started, false, "20 cases: not worth the worker's start");
+  assert.ok((await Deno.stat(join(result.dir, "report.html"))).size > 0);
+
+  // A worker that stops mid-run (closed here, as a crash would): the run writes its reports.
+  const failing = new RunReportWorker();
+  const closed = await runBenchmark(workflow, {
+    baseUrl: server.url,
+    limit: 120,
+    dbPath: null,
+    outDir: join(root, "closed"),
+    reportWorker: failing,
+    onEvent: (event) => {
+      if (event.event === "case" && event.done === 60) failing.close();
+    },
+  });
+  assert.equal(closed.status, "completed");
+  assert.match(await Deno.readTextFile(join(closed.dir, "report.html")), /<svg/);
+  assert.match(await Deno.readTextFile(join(closed.dir, "report.md")), /## By question/);
+  await Deno.remove(root, { recursive: true });
+});
