@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { RunReportWorker, writeReports } from "../lib/report/mod.ts";
-import { loadWorkflow, runBenchmark } from "../lib/workflow/mod.ts";
+import { loadWorkflow, runBenchmark, type RunOptions } from "../lib/workflow/mod.ts";
 
 /** Report files with the run id and timestamps masked (they differ between any two runs). */
 async function reportFiles(dir: string, id: string): Promise<string[]> {
@@ -72,24 +72,22 @@ Deno.test("a short run leaves the report worker unstarted, and a closed worker l
   await using server = await startReferenceServer({ predictor: "uniform" });
   const workflow = await loadWorkflow("workflows/reference.ts");
   const root = await Deno.makeTempDir();
+  const run = (name: string, limit: number, options: RunOptions) =>
+    runBenchmark(workflow, {
+      baseUrl: server.url,
+      limit,
+      dbPath: null,
+      outDir: join(root, name),
+      ...options,
+    });
   using short = new RunReportWorker();
-  const result = await runBenchmark(workflow, {
-    baseUrl: server.url,
-    limit: 20,
-    dbPath: null,
-    outDir: join(root, "short"),
-    reportWorker: short,
-  });
+  const result = await run("short", 20, { reportWorker: short });
   assert.equal(short.started, false, "20 cases: not worth the worker's start");
   assert.ok((await Deno.stat(join(result.dir, "report.html"))).size > 0);
 
   // A worker that stops mid-run (closed here, as a crash would): the run writes its reports.
   const failing = new RunReportWorker();
-  const closed = await runBenchmark(workflow, {
-    baseUrl: server.url,
-    limit: 120,
-    dbPath: null,
-    outDir: join(root, "closed"),
+  const closed = await run("closed", 120, {
     reportWorker: failing,
     onEvent: (event) => {
       if (event.event === "case" && event.done === 60) failing.close();
