@@ -124,7 +124,7 @@ export function openIndex(
   options: OpenIndexOptions = {},
 ): RunIndex {
   const readOnly = options.readOnly === true;
-  // Deno.mkdirSync, not node:fs: loading node:fs adds ~35 ms to every start-up.
+  // Deno.mkdirSync, not node:fs: loading node:fs adds ~20 ms to every start-up.
   if (path !== ":memory:" && !readOnly) Deno.mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { readOnly });
   try {

@@ -8,7 +8,8 @@
 import type { DecisionRecord } from "../record/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import { buildReport, type ReportBreakdowns, reportBreakdowns } from "./model.ts";
-import type { RunReportJob, RunReportReply } from "./run_worker.ts";
+import type { RunReportJob } from "./run_worker.ts";
+import { serveJobs } from "../job_worker.ts";
 
 // Started at once: the charts' libraries take ~100 ms to load, and the run leaves time for it.
 const html = import("./html.ts");
@@ -17,26 +18,16 @@ html.catch(() => {}); // a failed import is reported by the job that needs it
 let records: readonly DecisionRecord[] = [];
 let breakdowns: ReportBreakdowns | null = null;
 
-// deno-lint-ignore no-explicit-any
-const scope = self as any;
-const reply = (message: RunReportReply): void => scope.postMessage(message);
-
-scope.onmessage = async (event: MessageEvent<RunReportJob>) => {
-  const job = event.data;
-  try {
-    if (job.kind === "breakdowns") {
-      records = job.records;
-      breakdowns = reportBreakdowns(records, job.seed);
-      reply({ id: job.id, breakdowns });
-      return;
-    }
-    const { htmlReport } = await html;
-    const report = buildReport(job.run, records, job.info, {
-      ...(breakdowns !== null ? { breakdowns } : {}),
-    });
-    await writeAtomic(job.path, htmlReport(report));
-    reply({ id: job.id, path: job.path });
-  } catch (error) {
-    reply({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+serveJobs(async (job: RunReportJob): Promise<ReportBreakdowns | string> => {
+  if (job.kind === "breakdowns") {
+    records = job.records;
+    breakdowns = reportBreakdowns(records, job.seed);
+    return breakdowns;
   }
-};
+  const { htmlReport } = await html;
+  const report = buildReport(job.run, records, job.info, {
+    ...(breakdowns !== null ? { breakdowns } : {}),
+  });
+  await writeAtomic(job.path, htmlReport(report));
+  return job.path;
+});

@@ -9,21 +9,12 @@
 import type { DatasetInfo } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import type { ReportBreakdowns } from "./model.ts";
-
-type Job =
-  | { kind: "breakdowns"; records: readonly DecisionRecord[]; seed: number }
-  | { kind: "html"; run: RunJson; info: DatasetInfo; path: string };
+import { JobWorker } from "../job_worker.ts";
 
 /** A job for the worker. */
-export type RunReportJob = Job & { id: number };
-
-/** The worker's answer to a job. */
-export type RunReportReply =
-  | { id: number; breakdowns: ReportBreakdowns }
-  | { id: number; path: string }
-  | { id: number; error: string };
-
-type Pending = { resolve: (reply: RunReportReply) => void; reject: (error: Error) => void };
+export type RunReportJob =
+  | { kind: "breakdowns"; records: readonly DecisionRecord[]; seed: number }
+  | { kind: "html"; run: RunJson; info: DatasetInfo; path: string };
 
 /**
  * The worker that computes a run's breakdowns and writes its `report.html`. A caller that runs a
@@ -39,56 +30,31 @@ type Pending = { resolve: (reply: RunReportReply) => void; reject: (error: Error
  * ```
  */
 export class RunReportWorker implements Disposable {
-  #worker: Worker | null = null;
-  #next = 0;
-  #pending = new Map<number, Pending>();
-  #closed: Error | null = null;
+  #jobs = new JobWorker<RunReportJob, ReportBreakdowns | string>(
+    new URL("./_run_worker.ts", import.meta.url),
+    "write the run's reports in a worker",
+  );
+  #closed = false;
 
   /** The `report.html` files the worker has written. */
   readonly written: string[] = [];
 
   /** Whether the worker was started (and not closed). */
   get started(): boolean {
-    return this.#worker !== null;
+    return this.#jobs.started;
   }
 
   /** Starts the worker, which begins loading the HTML renderer at once; later calls do nothing. */
   start(): void {
-    if (this.#worker !== null || this.#closed !== null) return;
-    const worker = new Worker(new URL("./_run_worker.ts", import.meta.url).href, {
-      type: "module",
-    });
-    worker.onmessage = (event: MessageEvent<RunReportReply>) => {
-      const job = this.#pending.get(event.data.id);
-      if (!job) return;
-      this.#pending.delete(event.data.id);
-      job.resolve(event.data);
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      this.#stop(new Error(`Cannot write the run's reports in a worker: ${event.message}`));
-    };
-    this.#worker = worker;
+    if (!this.#closed) this.#jobs.start();
   }
 
-  #stop(error: Error): void {
-    this.#closed = error;
-    this.#worker?.terminate();
-    this.#worker = null;
-    for (const job of this.#pending.values()) job.reject(error);
-    this.#pending.clear();
-  }
-
-  #send(job: Job): Promise<RunReportReply> {
-    const worker = this.#worker;
-    if (worker === null) {
-      return Promise.reject(this.#closed ?? new Error("The report worker is not started"));
+  #send(job: RunReportJob): Promise<ReportBreakdowns | string> {
+    if (!this.#jobs.started) {
+      const why = this.#closed ? "is closed" : "is not started";
+      return Promise.reject(new Error(`The report worker ${why}`));
     }
-    const id = ++this.#next;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ ...job, id } satisfies RunReportJob);
-    });
+    return this.#jobs.run(job);
   }
 
   /**
@@ -102,9 +68,8 @@ export class RunReportWorker implements Disposable {
    */
   async breakdowns(records: readonly DecisionRecord[], seed: number): Promise<ReportBreakdowns> {
     const answer = await this.#send({ kind: "breakdowns", records, seed });
-    if ("error" in answer) throw new Error(answer.error);
-    if (!("breakdowns" in answer)) throw new Error("The report worker gave no breakdowns");
-    return answer.breakdowns;
+    if (typeof answer === "string") throw new Error("The report worker gave no breakdowns");
+    return answer;
   }
 
   /**
@@ -117,14 +82,14 @@ export class RunReportWorker implements Disposable {
    * @throws {Error} When the worker is not started, fails, or cannot write the file.
    */
   async html(run: RunJson, info: DatasetInfo, path: string): Promise<void> {
-    const answer = await this.#send({ kind: "html", run, info, path });
-    if ("error" in answer) throw new Error(answer.error);
+    await this.#send({ kind: "html", run, info, path });
     this.written.push(path);
   }
 
   /** Stops the worker; jobs still pending are rejected. */
   close(): void {
-    this.#stop(new Error("The report worker is closed"));
+    this.#closed = true;
+    this.#jobs.stop(new Error("The report worker is closed"));
   }
 
   /** Same as {@linkcode RunReportWorker.close}. */

@@ -45,7 +45,7 @@ export async function writeReports(
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
   const md = join(input.dir, "report.md");
   const html = join(input.dir, "report.html");
-  // Started first, so the page is drawn while report.md is rendered; null when it failed.
+  // Started first, so the page is drawn while report.md is rendered; false when that failed.
   const elsewhere = input.html?.(html).then(() => true, () => false);
   await writeAtomic(md, markdownReport(report, { states }));
   if (elsewhere === undefined || !await elsewhere) {

@@ -6,14 +6,6 @@
  */
 import { runPageReport } from "./run_report.ts";
 import type { ReportJob } from "./report_worker.ts";
+import { serveJobs } from "../job_worker.ts";
 
-// deno-lint-ignore no-explicit-any
-const scope = self as any;
-scope.onmessage = (event: MessageEvent<ReportJob>) => {
-  const { id, run, records } = event.data;
-  try {
-    scope.postMessage({ id, report: runPageReport(run, records) });
-  } catch (error) {
-    scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
-  }
-};
+serveJobs((job: ReportJob) => runPageReport(job.run, job.records));
