@@ -154,20 +154,32 @@ export function summarize(
   };
 }
 
+/** Options for {@linkcode breakdown}. */
+export interface BreakdownOptions extends SummaryOptions {
+  /**
+   * Rows already computed, by group key, for groups whose decisions are the same (a run's
+   * workflow once all its cases are answered); they are used as they are, not computed again.
+   */
+  known?: ReadonlyMap<string, BreakdownRow> | undefined;
+}
+
 /**
  * Summaries per group: by question type, by workflow, or by question (`workflow/question`).
+ * Each group's row depends only on that group's decisions (in order) and the options.
  *
  * @param decisions Scored decisions.
  * @param by What to group by.
- * @param options Bootstrap options, used for every group with the same seed.
+ * @param options Bootstrap options, used for every group with the same seed, and rows already
+ *   computed.
  * @returns One row per group, in the order groups first appear.
  * @throws {RangeError} When `by` is not a known grouping or the bootstrap options are invalid.
  */
 export function breakdown(
   decisions: readonly BreakdownInput[],
   by: BreakdownKey,
-  options: SummaryOptions = {},
+  options: BreakdownOptions = {},
 ): BreakdownRow[] {
+  const { known, ...summary } = options;
   const groups = new Map<string, BreakdownInput[]>();
   for (const d of decisions) {
     const key = groupKey(d, by);
@@ -175,7 +187,9 @@ export function breakdown(
     if (group) group.push(d);
     else groups.set(key, [d]);
   }
-  return [...groups].map(([key, group]) => ({ key, ...summarize(group, options) }));
+  return [...groups].map(([key, group]) =>
+    known?.get(key) ?? { key, ...summarize(group, summary) }
+  );
 }
 
 /**

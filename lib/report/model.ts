@@ -48,25 +48,60 @@ export interface BuildReportOptions {
   breakdowns?: ReportBreakdowns | undefined;
 }
 
+/** Breakdown rows computed ahead, by group key: a workflow's row and its questions' rows. */
+export interface KnownRows {
+  /** Rows by workflow. */
+  byWorkflow: Map<string, BreakdownRow>;
+  /** Rows by question (`workflow/question`). */
+  byQuestion: Map<string, BreakdownRow>;
+}
+
 /**
  * The breakdowns a report shows: by question type, workflow and question, each with the column
  * metrics' bootstrap intervals.
  *
  * @param records The run's decisions.
  * @param seed The bootstrap seed (the run's).
+ * @param known Rows of workflows computed ahead ({@linkcode addWorkflowRows}, same seed).
  * @returns The three breakdowns.
  */
 export function reportBreakdowns(
   records: readonly DecisionRecord[],
   seed: number,
+  known?: KnownRows,
 ): ReportBreakdowns {
   // Breakdown tables show the column metrics only: bootstrapping the others per group (the
   // sample-form calibration measures above all) would only cost time.
+  const options = { seed, metrics: COLUMN_METRICS };
   return {
-    byType: breakdown(records, "type", { seed, metrics: COLUMN_METRICS }),
-    byWorkflow: breakdown(records, "workflow", { seed, metrics: COLUMN_METRICS }),
-    byQuestion: breakdown(records, "question", { seed, metrics: COLUMN_METRICS }),
+    byType: breakdown(records, "type", options),
+    byWorkflow: breakdown(records, "workflow", { ...options, known: known?.byWorkflow }),
+    byQuestion: breakdown(records, "question", { ...options, known: known?.byQuestion }),
   };
+}
+
+/**
+ * Computes ahead the rows of one workflow whose cases are all answered: its row by workflow
+ * and its questions' rows, the same as {@linkcode reportBreakdowns} gives for them (a group's
+ * row depends only on its own decisions).
+ *
+ * @param known Where the rows go.
+ * @param records Every decision of the workflow, in dataset order (decisions of more than one
+ *   workflow add nothing).
+ * @param seed The bootstrap seed (the run's).
+ */
+export function addWorkflowRows(
+  known: KnownRows,
+  records: readonly DecisionRecord[],
+  seed: number,
+): void {
+  // Only one workflow's decisions: with another's mixed in, its rows would be computed from
+  // part of its decisions.
+  const workflow = records[0]?.workflow;
+  if (workflow === undefined || records.some((r) => r.workflow !== workflow)) return;
+  const options = { seed, metrics: COLUMN_METRICS };
+  for (const row of breakdown(records, "workflow", options)) known.byWorkflow.set(row.key, row);
+  for (const row of breakdown(records, "question", options)) known.byQuestion.set(row.key, row);
 }
 
 /**

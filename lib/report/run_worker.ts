@@ -13,7 +13,8 @@ import { JobWorker } from "../job_worker.ts";
 
 /** A job for the worker. */
 export type RunReportJob =
-  | { kind: "breakdowns"; records: readonly DecisionRecord[]; seed: number }
+  | { kind: "workflow"; run: string; records: readonly DecisionRecord[]; seed: number }
+  | { kind: "breakdowns"; run: string; records: readonly DecisionRecord[]; seed: number }
   | { kind: "html"; run: RunJson; info: DatasetInfo; path: string };
 
 /**
@@ -39,6 +40,9 @@ export class RunReportWorker implements Disposable {
   /** The `report.html` files the worker has written. */
   readonly written: string[] = [];
 
+  /** The workflows handed over while their runs went on ({@linkcode RunReportWorker.workflowDone}). */
+  readonly ahead: string[] = [];
+
   /** Whether the worker was started (and not closed). */
   get started(): boolean {
     return this.#jobs.started;
@@ -58,16 +62,38 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
+   * Hands the worker a workflow whose cases are all answered, while the run goes on: it
+   * computes that workflow's breakdown rows then, and the run's breakdowns use them. Nothing
+   * is lost when this fails (the breakdowns compute what is missing).
+   *
+   * @param run The run id.
+   * @param records Every decision of the workflow, in dataset order.
+   * @param seed The run's bootstrap seed.
+   */
+  workflowDone(run: string, records: readonly DecisionRecord[], seed: number): void {
+    this.#send({ kind: "workflow", run, records, seed }).then(
+      () => this.ahead.push(records[0]?.workflow ?? ""),
+      () => {},
+    );
+  }
+
+  /**
    * Computes the report's breakdowns of these decisions in the worker, which keeps the
    * decisions and breakdowns for {@linkcode RunReportWorker.html}.
    *
    * @param records The run's decisions, in dataset order.
    * @param seed The run's bootstrap seed.
+   * @param run The run id: rows of its workflows handed over by
+   *   {@linkcode RunReportWorker.workflowDone} are used, not computed again.
    * @returns The breakdowns, as `reportBreakdowns(records, seed)` gives them.
    * @throws {Error} When the worker is not started or fails.
    */
-  async breakdowns(records: readonly DecisionRecord[], seed: number): Promise<ReportBreakdowns> {
-    const answer = await this.#send({ kind: "breakdowns", records, seed });
+  async breakdowns(
+    records: readonly DecisionRecord[],
+    seed: number,
+    run = "",
+  ): Promise<ReportBreakdowns> {
+    const answer = await this.#send({ kind: "breakdowns", run, records, seed });
     if (typeof answer === "string") throw new Error("The report worker gave no breakdowns");
     return answer;
   }

@@ -612,6 +612,10 @@ export async function runPrepared(
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   const worker = options.reports !== false ? options.reportWorker : undefined;
+  // Cases of each workflow still to answer: a workflow whose last case is in goes to the report
+  // worker, which computes its breakdown rows while the other cases are asked.
+  const left = new Map<string, number>();
+  for (const c of toAsk) left.set(c.workflow, (left.get(c.workflow) ?? 0) + 1);
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -648,6 +652,12 @@ export async function runPrepared(
       // the first answer is in (not before the first request).
       if (asked === 0 && worker !== undefined && toAsk.length >= WORKER_AFTER_CASES) {
         worker.start();
+      }
+      const rest = (left.get(item.workflow) ?? 0) - 1;
+      left.set(item.workflow, rest);
+      if (rest === 0 && worker?.started) {
+        const ofWorkflow = cases.filter((c) => c.workflow === item.workflow);
+        worker.workflowDone(id, ofWorkflow.flatMap((c) => byCase.get(c.id) ?? []), spec.seed);
       }
       asked++;
       done++;
@@ -687,7 +697,7 @@ export async function runPrepared(
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
   // The breakdowns are computed beside the summary when the report worker was started.
   const breakdowns = worker?.started
-    ? worker.breakdowns(records, spec.seed).catch(() => undefined)
+    ? worker.breakdowns(records, spec.seed, id).catch(() => undefined)
     : undefined;
   const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
     ? await runRepeats({ cases, endpoint, dir, official: records }, {
