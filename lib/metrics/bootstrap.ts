@@ -3,11 +3,12 @@
  *
  * The five decisions of a case share one request and one state, so they are not independent:
  * the bootstrap draws whole cases with replacement and recomputes each metric over the drawn
- * cases' decisions. Every metric of the registry is bootstrapped at once: the running totals of
- * the additive metrics are summed per case once (sparse, in one typed array), so each resample
- * only adds up per-case totals (2,000 decisions × 1,000 resamples takes a few tens of
- * milliseconds); sample metrics with a weighted form (`prepare`) are evaluated on each resample's
- * case counts, the others recomputed on each resample's decisions.
+ * cases' decisions. Every metric of the registry is bootstrapped at once. The additive metrics'
+ * running totals are summed per case once, and each case's totals are added into every
+ * resample's sums times the number of times the resample drew the case, cases in order
+ * ({@linkcode BootstrapAccumulator}): the same sums whether the cases come all at once or one by
+ * one while a run goes on. Sample metrics with a weighted form (`prepare`) are evaluated on each
+ * resample's case counts, the others recomputed on each resample's decisions.
  *
  * @module
  */
@@ -68,6 +69,12 @@ export interface BootstrapOptions {
    * @default {METRIC_REGISTRY}
    */
   metrics?: readonly MetricDefinition[] | undefined;
+  /**
+   * The additive metrics' sums, already fed these decisions case by case (a run's
+   * {@linkcode BootstrapAccumulator}); used when they hold the same cases with the same options,
+   * else the sums are computed here.
+   */
+  accumulated?: BootstrapAccumulator | undefined;
 }
 
 /** Bootstrap intervals keyed by metric name; null where the metric is n/a. */
@@ -112,33 +119,220 @@ export function bootstrapIntervals(
   for (const m of metrics) intervals[m.name] = null;
   if (decisions.length === 0 || resamples === 0) return intervals as BootstrapIntervals;
 
+  // Each case's decisions, cases in order of first appearance.
   const cases = new Map<string, number>();
-  for (const d of decisions) if (!cases.has(d.case)) cases.set(d.case, cases.size);
-  const c = cases.size;
+  const perCase: BootstrapInput[][] = [];
+  for (const d of decisions) {
+    let i = cases.get(d.case);
+    if (i === undefined) {
+      cases.set(d.case, i = perCase.length);
+      perCase.push([]);
+    }
+    (perCase[i] as BootstrapInput[]).push(d);
+  }
+  const c = perCase.length;
   const additive = metrics.filter((m): m is AdditiveMetric => m.kind === "additive");
   const sample = metrics.filter((m): m is SampleMetric => m.kind === "sample");
-  const offsets: number[] = [];
-  let width = 0;
-  for (const m of additive) {
-    offsets.push(width);
-    width += m.width;
-  }
-  // Per-case running totals of every additive metric, then kept sparse (a case's five
-  // decisions fill few of the ECE bins): each resample adds only the non-zero entries.
-  const totals = new Float64Array(c * width);
-  const covered: MetricInput[][][] = sample.map(() => Array.from({ length: c }, () => []));
-  // Sample metrics with a weighted form read their decisions once; each resample then passes
-  // every decision's weight (how many times its case was drawn).
-  for (const d of decisions) {
-    const i = cases.get(d.case) as number;
-    for (let k = 0; k < additive.length; k++) {
-      const m = additive[k] as AdditiveMetric;
-      if (covers(m, d)) m.add(totals, i * width + (offsets[k] as number), d);
+  if (additive.length > 0) {
+    let sums = options.accumulated;
+    if (sums === undefined || !sums.holds(perCase, { resamples, seed, metrics: additive })) {
+      sums = new BootstrapAccumulator(c, { resamples, seed, metrics: additive });
+      for (const list of perCase) sums.add(list);
     }
-    for (let k = 0; k < sample.length; k++) {
-      if (covers(sample[k] as SampleMetric, d)) covered[k]?.[i]?.push(d);
+    Object.assign(intervals, sums.intervals(level));
+  }
+  if (sample.length > 0) {
+    sampleIntervals(intervals, perCase, sample, casesDrawn(seed, c, resamples), level);
+  }
+  return intervals as BootstrapIntervals;
+}
+
+/**
+ * The bootstrap of the additive metrics fed one case at a time, so a run can sum its resamples
+ * while its cases are answered and read the intervals at the end. The number of cases is known
+ * before the first one is added: it fixes the seeded draws. Each case's totals are added into
+ * every resample's sums weighted by how many times the resample drew the case, cases in order,
+ * so the sums are the same whether they were fed during a run or all at once by
+ * {@linkcode bootstrapIntervals}.
+ *
+ * @example
+ * ```ts
+ * import { BootstrapAccumulator, bootstrapIntervals } from "./bootstrap.ts";
+ * import { COLUMN_METRICS } from "./registry.ts";
+ * const decisions = ["a", "b", "c", "d"].map((id, i) => ({
+ *   case: id,
+ *   correct: i % 2 === 0,
+ *   confidence: 0.6,
+ *   kl: 0.1 * i,
+ *   brier: 0.2,
+ *   error: null,
+ * }));
+ * const options = { resamples: 200, seed: 1, metrics: COLUMN_METRICS };
+ * const sums = new BootstrapAccumulator(4, options);
+ * for (const d of decisions) sums.add([d]);
+ * const fed = bootstrapIntervals(decisions, { ...options, accumulated: sums });
+ * if (String(fed.kl) !== String(bootstrapIntervals(decisions, options).kl)) throw new Error("same");
+ * ```
+ */
+export class BootstrapAccumulator {
+  /** The number of cases the bootstrap resamples. */
+  readonly cases: number;
+  readonly #resamples: number;
+  readonly #seed: number;
+  readonly #metrics: readonly AdditiveMetric[];
+  readonly #offsets: number[] = [];
+  readonly #width: number;
+  /** Per case, per resample: how many times the resample drew the case (case-major). */
+  #counts: Uint16Array | Int32Array | null = null;
+  /** Per running total, per resample: the resample's sum (total-major). */
+  readonly #sums: Float64Array;
+  readonly #row: Float64Array;
+  readonly #ids: string[] = [];
+  readonly #sizes: number[] = [];
+
+  /**
+   * Makes an empty bootstrap of `cases` cases.
+   *
+   * @param cases The number of cases that will be added (at least 1).
+   * @param options Resamples, seed and metrics (only the additive ones are summed).
+   * @throws {RangeError} When `cases` is not a positive integer or the options are invalid.
+   */
+  constructor(cases: number, options: BootstrapOptions = {}) {
+    if (!Number.isSafeInteger(cases) || cases < 1) {
+      throw new RangeError(`Cannot bootstrap: case count "${cases}" is not a positive integer`);
+    }
+    const { resamples, seed } = resolveBootstrapOptions(options);
+    this.cases = cases;
+    this.#resamples = resamples;
+    this.#seed = seed;
+    this.#metrics = (options.metrics ?? METRIC_REGISTRY).filter((m): m is AdditiveMetric =>
+      m.kind === "additive"
+    );
+    let width = 0;
+    for (const m of this.#metrics) {
+      this.#offsets.push(width);
+      width += m.width;
+    }
+    this.#width = width;
+    this.#sums = new Float64Array(width * resamples);
+    this.#row = new Float64Array(width);
+  }
+
+  /** The number of cases added so far. */
+  get added(): number {
+    return this.#ids.length;
+  }
+
+  /**
+   * Adds the next case: its decisions (those no metric covers add nothing).
+   *
+   * @param decisions The case's decisions, in order; they share one `case` id.
+   * @throws {RangeError} When every case has been added already.
+   */
+  add(decisions: readonly BootstrapInput[]): void {
+    const i = this.#ids.length;
+    if (i >= this.cases) {
+      throw new RangeError(`Cannot bootstrap: all ${this.cases} cases were added already`);
+    }
+    this.#ids.push(decisions[0]?.case ?? "");
+    this.#sizes.push(decisions.length);
+    const row = this.#row;
+    const metrics = this.#metrics;
+    row.fill(0);
+    for (const d of decisions) {
+      for (let k = 0; k < metrics.length; k++) {
+        const m = metrics[k] as AdditiveMetric;
+        if (covers(m, d)) m.add(row, this.#offsets[k] as number, d);
+      }
+    }
+    const resamples = this.#resamples;
+    if (resamples === 0) return;
+    this.#counts ??= drawCounts(this.#seed, this.cases, resamples);
+    const counts = this.#counts;
+    const sums = this.#sums;
+    const from = i * resamples;
+    for (let j = 0; j < this.#width; j++) {
+      const v = row[j] as number;
+      if (v === 0) continue;
+      const base = j * resamples;
+      for (let r = 0; r < resamples; r++) {
+        sums[base + r] = (sums[base + r] as number) + (counts[from + r] as number) * v;
+      }
     }
   }
+
+  /**
+   * Whether these are the cases added, all of them, with these options: its intervals are then
+   * the ones {@linkcode bootstrapIntervals} would sum from the decisions.
+   *
+   * @param perCase Each case's decisions, cases in order.
+   * @param options Resamples, seed and the additive metrics.
+   * @returns True when the sums hold these cases.
+   */
+  holds(
+    perCase: readonly (readonly BootstrapInput[])[],
+    options: { resamples: number; seed: number; metrics: readonly AdditiveMetric[] },
+  ): boolean {
+    if (
+      perCase.length !== this.cases || this.added !== this.cases ||
+      options.resamples !== this.#resamples || options.seed !== this.#seed ||
+      options.metrics.length !== this.#metrics.length ||
+      options.metrics.some((m, k) => m !== this.#metrics[k])
+    ) return false;
+    return perCase.every((list, i) =>
+      list.length === this.#sizes[i] && list[0]?.case === this.#ids[i]
+    );
+  }
+
+  /**
+   * The percentile intervals of the additive metrics.
+   *
+   * @param level Coverage of the interval.
+   * @returns One interval per additive metric, null when it is n/a in every resample.
+   * @throws {RangeError} When not every case has been added.
+   */
+  intervals(level = 0.95): Record<string, Interval | null> {
+    if (this.added !== this.cases) {
+      throw new RangeError(`Cannot bootstrap: ${this.added} of ${this.cases} cases were added`);
+    }
+    const resamples = this.#resamples;
+    const metrics = this.#metrics;
+    const stats = metrics.map(() => new Float64Array(resamples));
+    const counts = new Int32Array(metrics.length);
+    const row = this.#row;
+    for (let r = 0; r < resamples; r++) {
+      for (let j = 0; j < this.#width; j++) row[j] = this.#sums[j * resamples + r] as number;
+      for (let k = 0; k < metrics.length; k++) {
+        const v = (metrics[k] as AdditiveMetric).value(row, this.#offsets[k] as number);
+        if (v !== null) record(stats, counts, k, v);
+      }
+    }
+    const out: Record<string, Interval | null> = {};
+    metrics.forEach((m, k) => {
+      out[m.name] = resamples === 0
+        ? null
+        : percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
+    });
+    return out;
+  }
+}
+
+/**
+ * The sample metrics' intervals: each resample weighs every decision by how many times its case
+ * was drawn (metrics with a weighted form), or recomputes the metric on the drawn decisions.
+ */
+function sampleIntervals(
+  intervals: Record<string, Interval | null>,
+  perCase: readonly (readonly BootstrapInput[])[],
+  sample: readonly SampleMetric[],
+  draws: Int32Array,
+  level: number,
+): void {
+  const c = perCase.length;
+  const resamples = draws.length / c;
+  const covered: MetricInput[][][] = sample.map((m) =>
+    perCase.map((list) => list.filter((d) => covers(m, d)))
+  );
   // Metrics covering the same decisions (same `over` and `types`) share one list and one weight
   // array, filled once per resample.
   const shared = new Map<string, { flat: MetricInput[]; caseOf: Int32Array; w: Float64Array }>();
@@ -162,58 +356,12 @@ export function bootstrapIntervals(
     weightsOf[k] = group.w;
     return m.prepare(group.flat);
   });
+  const stats = sample.map(() => new Float64Array(resamples));
+  const counts = new Int32Array(sample.length);
   const drawCount = new Float64Array(c);
-  // Columns equal case by case (the answered count of kl, brier and nll; the 10-bin totals of
-  // ece and mce) are summed once and copied: the same additions in the same order.
-  const sameAs = sameColumns(totals, c, width);
-  const copies: number[] = [];
-  sameAs.forEach((from, j) => {
-    if (from !== j) copies.push(j, from);
-  });
-  const start = new Int32Array(c + 1);
-  let entries = 0;
-  for (let x = 0; x < totals.length; x++) {
-    if (totals[x] !== 0 && sameAs[x % width] === x % width) entries++;
-  }
-  const entryAt = new Int32Array(entries);
-  const entryValue = new Float64Array(entries);
-  for (let i = 0, e = 0; i < c; i++) {
-    for (let j = 0; j < width; j++) {
-      const v = totals[i * width + j] as number;
-      if (v === 0 || sameAs[j] !== j) continue;
-      entryAt[e] = j;
-      entryValue[e++] = v;
-    }
-    start[i + 1] = e;
-  }
-  const needCounts = sample.length > 0;
-
-  const draws = casesDrawn(seed, c, resamples);
-  const stats = metrics.map(() => new Float64Array(resamples));
-  const counts = new Int32Array(metrics.length);
-  const sum = new Float64Array(width);
   const drawn = new Int32Array(c);
-  const additiveIndex = additive.map((m) => metrics.indexOf(m));
-  const sampleIndex = sample.map((m) => metrics.indexOf(m));
   for (let r = 0; r < resamples; r++) {
-    sum.fill(0);
     const base = r * c;
-    for (let k = 0; k < c; k++) {
-      const i = draws[base + k] as number;
-      const end = start[i + 1] as number;
-      for (let e = start[i] as number; e < end; e++) {
-        const j = entryAt[e] as number;
-        sum[j] = (sum[j] as number) + (entryValue[e] as number);
-      }
-    }
-    for (let x = 0; x < copies.length; x += 2) {
-      sum[copies[x] as number] = sum[copies[x + 1] as number] as number;
-    }
-    for (let k = 0; k < additive.length; k++) {
-      const v = (additive[k] as AdditiveMetric).value(sum, offsets[k] as number);
-      if (v !== null) record(stats, counts, additiveIndex[k] as number, v);
-    }
-    if (!needCounts) continue;
     drawCount.fill(0);
     for (let k = 0; k < c; k++) {
       const i = draws[base + k] as number;
@@ -228,54 +376,19 @@ export function bootstrapIntervals(
       const fast = weighted[k];
       if (fast) {
         const v = fast(weightsOf[k] as Float64Array);
-        if (v !== null) record(stats, counts, sampleIndex[k] as number, v);
+        if (v !== null) record(stats, counts, k, v);
         continue;
       }
-      const perCase = covered[k] as MetricInput[][];
+      const perDrawn = covered[k] as MetricInput[][];
       const list: MetricInput[] = [];
-      for (const i of drawn) for (const d of perCase[i] as MetricInput[]) list.push(d);
+      for (const i of drawn) for (const d of perDrawn[i] as MetricInput[]) list.push(d);
       const v = (sample[k] as SampleMetric).compute(list);
-      if (v !== null) record(stats, counts, sampleIndex[k] as number, v);
+      if (v !== null) record(stats, counts, k, v);
     }
   }
-  metrics.forEach((m, k) => {
+  sample.forEach((m, k) => {
     intervals[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
   });
-  return intervals as BootstrapIntervals;
-}
-
-/**
- * For each column of per-case totals (`c` rows of `width`), the first column equal to it in every
- * row (itself when none is).
- */
-function sameColumns(totals: Float64Array, c: number, width: number): Int32Array {
-  const sameAs = new Int32Array(width);
-  const byHash = new Map<number, number[]>();
-  for (let j = 0; j < width; j++) {
-    sameAs[j] = j;
-    let hash = 0;
-    let zero = true;
-    for (let i = 0; i < c; i++) {
-      const v = totals[i * width + j] as number;
-      if (v !== 0) zero = false;
-      hash = (hash * 31 + v * 1e6) % 1e15;
-    }
-    if (zero) continue; // no entries, sums stay 0
-    const candidates = byHash.get(hash);
-    if (candidates === undefined) {
-      byHash.set(hash, [j]);
-      continue;
-    }
-    const match = candidates.find((q) => {
-      for (let i = 0; i < c; i++) {
-        if (totals[i * width + j] !== totals[i * width + q]) return false;
-      }
-      return true;
-    });
-    if (match === undefined) candidates.push(j);
-    else sameAs[j] = match;
-  }
-  return sameAs;
 }
 
 /**
@@ -295,6 +408,29 @@ function casesDrawn(seed: number, c: number, resamples: number): Int32Array {
     drawCache.set(key, draws);
   }
   return draws;
+}
+
+/** How many times each resample draws each case, case-major (`counts[i * resamples + r]`). */
+const countCache = new Map<string, Uint16Array | Int32Array>();
+
+function drawCounts(seed: number, c: number, resamples: number): Uint16Array | Int32Array {
+  const key = `${seed}:${c}:${resamples}`;
+  let counts = countCache.get(key);
+  if (counts === undefined) {
+    const draws = casesDrawn(seed, c, resamples);
+    // A resample draws a case at most c times: 16 bits hold that below 65,536 cases.
+    counts = c < 65_536 ? new Uint16Array(c * resamples) : new Int32Array(c * resamples);
+    for (let r = 0; r < resamples; r++) {
+      const base = r * c;
+      for (let k = 0; k < c; k++) {
+        const at = (draws[base + k] as number) * resamples + r;
+        counts[at] = (counts[at] as number) + 1;
+      }
+    }
+    if (countCache.size >= 4) countCache.delete(countCache.keys().next().value as string);
+    countCache.set(key, counts);
+  }
+  return counts;
 }
 
 function record(stats: Float64Array[], counts: Int32Array, k: number, value: number): void {

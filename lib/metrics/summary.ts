@@ -7,10 +7,12 @@
 import { isAnswered } from "./_answered.ts";
 import { meanConfidence, percentile, type ReliabilityRow, reliabilityTable } from "./aggregate.ts";
 import {
+  BootstrapAccumulator,
   type BootstrapInput,
   type BootstrapIntervals,
   bootstrapIntervals,
   type BootstrapOptions,
+  type Interval,
 } from "./bootstrap.ts";
 import { type ByMetric, computeMetrics, METRIC_REGISTRY } from "./registry.ts";
 
@@ -40,7 +42,14 @@ export interface BreakdownInput extends SummaryInput {
 }
 
 /** Options of {@linkcode summarize} and {@linkcode breakdown}. */
-export interface SummaryOptions extends BootstrapOptions {}
+export interface SummaryOptions extends BootstrapOptions {
+  /**
+   * Intervals of some metrics already bootstrapped from the same decisions with the same options
+   * (a run's report worker computes some beside the summary); the other metrics are bootstrapped
+   * here. A metric's interval does not depend on which others are computed with it.
+   */
+  intervals?: Readonly<Record<string, Interval | null>> | undefined;
+}
 
 /** Request latency percentiles in milliseconds. */
 export interface LatencySummary {
@@ -147,20 +156,39 @@ export function summarize(
     errors: decisions.length - answered,
     metrics: computeMetrics(decisions, options.metrics ?? METRIC_REGISTRY),
     meanConfidence: meanConfidence(scored),
-    intervals: bootstrapIntervals(decisions, options),
+    intervals: summaryIntervals(decisions, options),
     latency: p50 === null || p95 === null ? null : { p50, p95 },
     inputTokens,
     reliability: reliabilityTable(scored),
   };
 }
 
+/** The intervals of every metric: those given, and the others bootstrapped, in metric order. */
+function summaryIntervals(
+  decisions: readonly SummaryInput[],
+  options: SummaryOptions,
+): BootstrapIntervals {
+  const { intervals: given, ...bootstrap } = options;
+  if (given === undefined) return bootstrapIntervals(decisions, bootstrap);
+  const metrics = options.metrics ?? METRIC_REGISTRY;
+  const rest = bootstrapIntervals(decisions, {
+    ...bootstrap,
+    metrics: metrics.filter((m) => !Object.hasOwn(given, m.name)),
+  });
+  const out: Record<string, Interval | null> = {};
+  for (const m of metrics) {
+    out[m.name] = Object.hasOwn(given, m.name) ? given[m.name] ?? null : rest[m.name] ?? null;
+  }
+  return out as BootstrapIntervals;
+}
+
 /** Options for {@linkcode breakdown}. */
-export interface BreakdownOptions extends SummaryOptions {
+export interface BreakdownOptions extends Omit<SummaryOptions, "accumulated" | "intervals"> {
   /**
-   * Rows already computed, by group key, for groups whose decisions are the same (a run's
-   * workflow once all its cases are answered); they are used as they are, not computed again.
+   * The groups' bootstraps, fed case by case while a run went on; a group's sums are used when
+   * they hold that group's cases (else its intervals are computed here).
    */
-  known?: ReadonlyMap<string, BreakdownRow> | undefined;
+  accumulated?: BreakdownAccumulator | undefined;
 }
 
 /**
@@ -169,8 +197,8 @@ export interface BreakdownOptions extends SummaryOptions {
  *
  * @param decisions Scored decisions.
  * @param by What to group by.
- * @param options Bootstrap options, used for every group with the same seed, and rows already
- *   computed.
+ * @param options Bootstrap options, used for every group with the same seed, and the groups'
+ *   bootstraps when a run fed them.
  * @returns One row per group, in the order groups first appear.
  * @throws {RangeError} When `by` is not a known grouping or the bootstrap options are invalid.
  */
@@ -179,7 +207,7 @@ export function breakdown(
   by: BreakdownKey,
   options: BreakdownOptions = {},
 ): BreakdownRow[] {
-  const { known, ...summary } = options;
+  const { accumulated, ...summary } = options;
   const groups = new Map<string, BreakdownInput[]>();
   for (const d of decisions) {
     const key = groupKey(d, by);
@@ -187,9 +215,108 @@ export function breakdown(
     if (group) group.push(d);
     else groups.set(key, [d]);
   }
-  return [...groups].map(([key, group]) =>
-    known?.get(key) ?? { key, ...summarize(group, summary) }
-  );
+  const sums = accumulated?.by === by ? accumulated : undefined;
+  return [...groups].map(([key, group]) => ({
+    key,
+    ...summarize(group, { ...summary, accumulated: sums?.group(key) }),
+  }));
+}
+
+/** A case as a run will ask it: what places its decisions in the breakdown groups. */
+export interface PlannedCase {
+  /** Case id. */
+  case: string;
+  /** Workflow of the case. */
+  workflow: string;
+  /** Its questions, in the order of its decisions. */
+  questions: readonly { question: string; type: string }[];
+}
+
+/**
+ * The bootstraps of one breakdown's groups, fed case by case while a run goes on, so that
+ * {@linkcode breakdown} only reads the intervals at the end. Which groups a case falls in, and
+ * how many cases each group has, come from the run's planned cases; a case whose decisions do
+ * not fit the plan leaves its groups unusable, and those are computed at the end as usual.
+ *
+ * @example
+ * ```ts
+ * import { BreakdownAccumulator, breakdown } from "./summary.ts";
+ * const base = { workflow: "w", type: "noul", confidence: 0.9, kl: 0.1, brier: 0.02 };
+ * const decisions = ["a", "b", "c"].map((id, i) => ({
+ *   ...base,
+ *   case: id,
+ *   question: "q",
+ *   correct: i > 0,
+ *   latency_ms: 5,
+ *   input_tokens: 10,
+ *   error: null,
+ * }));
+ * const plan = decisions.map((d) => ({ case: d.case, workflow: "w", questions: [d] }));
+ * const sums = new BreakdownAccumulator(plan, "question", { seed: 2 });
+ * for (const d of decisions) sums.add([d]);
+ * const fed = breakdown(decisions, "question", { seed: 2, accumulated: sums });
+ * if (JSON.stringify(fed) !== JSON.stringify(breakdown(decisions, "question", { seed: 2 }))) {
+ *   throw new Error("the same rows");
+ * }
+ * ```
+ */
+export class BreakdownAccumulator {
+  /** What the groups are. */
+  readonly by: BreakdownKey;
+  readonly #groups = new Map<string, BootstrapAccumulator>();
+  readonly #broken = new Set<string>();
+
+  /**
+   * Makes the empty bootstraps of every group the planned cases fall in.
+   *
+   * @param cases The run's cases, in the order their decisions will be in.
+   * @param by What to group by.
+   * @param options Bootstrap options (the same as the breakdown's).
+   * @throws {RangeError} When `by` is not a known grouping or the options are invalid.
+   */
+  constructor(cases: readonly PlannedCase[], by: BreakdownKey, options: BootstrapOptions = {}) {
+    this.by = by;
+    const sizes = new Map<string, number>();
+    for (const planned of cases) {
+      const keys = new Set(
+        planned.questions.map((q) => groupKey({ ...q, workflow: planned.workflow }, by)),
+      );
+      for (const key of keys) sizes.set(key, (sizes.get(key) ?? 0) + 1);
+    }
+    for (const [key, size] of sizes) {
+      this.#groups.set(key, new BootstrapAccumulator(size, options));
+    }
+  }
+
+  /**
+   * Adds the next planned case's decisions to its groups; cases must come in plan order.
+   *
+   * @param decisions The case's decisions, in order.
+   */
+  add(decisions: readonly BreakdownInput[]): void {
+    const byKey = new Map<string, BreakdownInput[]>();
+    for (const d of decisions) {
+      const key = groupKey(d, this.by);
+      const list = byKey.get(key);
+      if (list) list.push(d);
+      else byKey.set(key, [d]);
+    }
+    for (const [key, list] of byKey) {
+      const sums = this.#groups.get(key);
+      if (sums === undefined || sums.added >= sums.cases) this.#broken.add(key);
+      else sums.add(list);
+    }
+  }
+
+  /**
+   * One group's bootstrap, when it can be used.
+   *
+   * @param key The group.
+   * @returns Its sums, or undefined when the group was not planned or a case did not fit.
+   */
+  group(key: string): BootstrapAccumulator | undefined {
+    return this.#broken.has(key) ? undefined : this.#groups.get(key);
+  }
 }
 
 /**
@@ -216,7 +343,10 @@ export function rating(
   return "★";
 }
 
-function groupKey(d: BreakdownInput, by: BreakdownKey): string {
+function groupKey(
+  d: Pick<BreakdownInput, "workflow" | "question" | "type">,
+  by: BreakdownKey,
+): string {
   switch (by) {
     case "type":
       return d.type;

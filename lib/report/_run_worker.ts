@@ -1,20 +1,20 @@
 /**
  * The worker behind {@linkcode RunReportWorker}: it loads the HTML renderer (Observable Plot and
- * linkedom) while the run's requests go on, computes the breakdowns once the last answer is in,
- * and writes `report.html`.
+ * linkedom) and sums the breakdowns' bootstraps while the run's requests go on, computes the
+ * breakdowns once the last answer is in, and writes `report.html`.
  *
  * @module
  */
+import { bootstrapIntervals, METRIC_REGISTRY } from "../metrics/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import {
-  addWorkflowRows,
   buildReport,
-  type KnownRows,
+  ReportAccumulator,
   type ReportBreakdowns,
   reportBreakdowns,
 } from "./model.ts";
-import type { RunReportJob } from "./run_worker.ts";
+import type { RunReportAnswer, RunReportJob } from "./run_worker.ts";
 import { serveJobs } from "../job_worker.ts";
 
 // Started at once: the charts' libraries take ~100 ms to load, and the run leaves time for it.
@@ -23,31 +23,35 @@ html.catch(() => {}); // a failed import is reported by the job that needs it
 
 let records: readonly DecisionRecord[] = [];
 let breakdowns: ReportBreakdowns | null = null;
-// Rows of the run's finished workflows, computed while its other cases are asked.
-let ahead: { run: string; seed: number; rows: KnownRows } | null = null;
+// The bootstraps of the planned run's breakdowns, summed as its answers come in.
+let fed: { run: string; seed: number; sums: ReportAccumulator } | null = null;
 
-serveJobs(async (job: RunReportJob): Promise<ReportBreakdowns | string> => {
-  if (job.kind === "workflow") {
-    if (ahead?.run !== job.run || ahead.seed !== job.seed) {
-      ahead = {
-        run: job.run,
-        seed: job.seed,
-        rows: { byWorkflow: new Map(), byQuestion: new Map() },
-      };
-    }
-    addWorkflowRows(ahead.rows, job.records, job.seed);
+serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
+  if (job.kind === "plan") {
+    fed = { run: job.run, seed: job.seed, sums: new ReportAccumulator(job.cases, job.seed) };
+    return "";
+  }
+  if (job.kind === "cases") {
+    if (fed?.run === job.run) fed.sums.add(job.records);
     return "";
   }
   if (job.kind === "breakdowns") {
     records = job.records;
-    const known = ahead?.run === job.run && ahead.seed === job.seed ? ahead.rows : undefined;
-    ahead = null;
-    breakdowns = reportBreakdowns(records, job.seed, known);
+    breakdowns = fed?.run === job.run && fed.seed === job.seed
+      ? fed.sums.breakdowns(records, job.seed)
+      : reportBreakdowns(records, job.seed);
+    fed = null;
     return breakdowns;
+  }
+  if (job.kind === "intervals") {
+    const names = new Set(job.metrics);
+    const metrics = METRIC_REGISTRY.filter((m) => names.has(m.name));
+    return bootstrapIntervals(records, { seed: job.seed, metrics });
   }
   const { htmlReport } = await html;
   const report = buildReport(job.run, records, job.info, {
     ...(breakdowns !== null ? { breakdowns } : {}),
+    calibration: job.calibration,
   });
   await writeAtomic(job.path, htmlReport(report));
   return job.path;

@@ -9,39 +9,26 @@
 import type { RunStability } from "../record/mod.ts";
 import {
   calibrationMeasureData,
-  coverageData,
+  type CalibrationTables,
+  calibrationTables,
   metricOf,
-  murphyData,
-  scorerProfileData,
   stabilityData,
   stabilityQuestionData,
-  temperatureData,
 } from "./calibration_tables.ts";
 import { num, pct, table } from "./format.ts";
 import type { TableData } from "./tables.ts";
 import type { RunReport } from "./model.ts";
 
-/** The calibration tables of one report model, computed once for all its renderers. */
-interface CalibrationTables {
-  murphy: ReturnType<typeof murphyData>;
-  temperature: ReturnType<typeof temperatureData>;
-  profile: TableData;
-  coverage: TableData;
-}
-
 const tablesOf = new WeakMap<RunReport, CalibrationTables>();
 
-/** The tables of a report (report.md and report.html show the same ones; computed once). */
-function calibrationTables(report: RunReport): CalibrationTables {
-  let tables = tablesOf.get(report);
+/**
+ * The tables of a report (report.md and report.html show the same ones): the model's own when
+ * it was built with them, else computed once per report model.
+ */
+function tablesFor(report: RunReport): CalibrationTables {
+  let tables = report.calibration ?? tablesOf.get(report);
   if (tables === undefined) {
-    const { records, run } = report;
-    tables = {
-      murphy: murphyData(records),
-      temperature: temperatureData(records, run.spec.seed),
-      profile: scorerProfileData(records),
-      coverage: coverageData(records),
-    };
+    tables = calibrationTables(report.records, report.run.spec.seed);
     tablesOf.set(report, tables);
   }
   return tables;
@@ -115,7 +102,7 @@ export function calibrationMarkdown(report: RunReport): string {
       "\n",
     );
   }
-  const { murphy, temperature, profile, coverage } = calibrationTables(report);
+  const { murphy, temperature, profile, coverage } = tablesFor(report);
   const out = [
     "## Calibration measures",
     "",
@@ -215,7 +202,7 @@ export function calibrationHtml(
       "\n",
     );
   }
-  const { murphy, temperature, profile, coverage } = calibrationTables(report);
+  const { murphy, temperature, profile, coverage } = tablesFor(report);
   const out = [
     "<h2>Calibration measures</h2>",
     note(MEASURES_NOTE),

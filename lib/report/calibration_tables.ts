@@ -162,6 +162,14 @@ export function coverageData(records: readonly DecisionRecord[]): TableData {
   };
 }
 
+/** The temperature what-if table, with the split's sizes for the caption. */
+export interface TemperatureData extends TableData {
+  /** Distinct cases in a fitting half. */
+  fitCases: number;
+  /** Distinct cases in a held-out half. */
+  heldOutCases: number;
+}
+
 /**
  * The temperature what-if per question and pooled.
  *
@@ -172,7 +180,7 @@ export function coverageData(records: readonly DecisionRecord[]): TableData {
 export function temperatureData(
   records: readonly DecisionRecord[],
   seed: number,
-): TableData & { fitCases: number; heldOutCases: number } {
+): TemperatureData {
   const whatIf = temperatureWhatIf(records, { seed });
   const row = (r: typeof whatIf.overall) => [
     r.key,
@@ -188,6 +196,39 @@ export function temperatureData(
     rows: [...whatIf.questions.map(row), row(whatIf.overall)],
     fitCases: whatIf.fitCases,
     heldOutCases: whatIf.heldOutCases,
+  };
+}
+
+/** The calibration section's tables computed from a run's decisions, for every renderer. */
+export interface CalibrationTables {
+  /** The Murphy decomposition ({@linkcode murphyData}). */
+  murphy: MurphyData;
+  /** The temperature what-if ({@linkcode temperatureData}). */
+  temperature: TemperatureData;
+  /** The scorer profile ({@linkcode scorerProfileData}). */
+  profile: TableData;
+  /** The confidence thresholds ({@linkcode coverageData}). */
+  coverage: TableData;
+}
+
+/**
+ * The calibration section's tables of a run's decisions, computed once: a run's report worker
+ * computes them beside the summary and hands them to every renderer (`buildReport`'s
+ * `calibration`).
+ *
+ * @param records The run's decisions.
+ * @param seed The run's seed (the temperature what-if's split).
+ * @returns The tables.
+ */
+export function calibrationTables(
+  records: readonly DecisionRecord[],
+  seed: number,
+): CalibrationTables {
+  return {
+    murphy: murphyData(records),
+    temperature: temperatureData(records, seed),
+    profile: scorerProfileData(records),
+    coverage: coverageData(records),
   };
 }
 

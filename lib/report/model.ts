@@ -5,15 +5,18 @@
  *
  * @module
  */
-import type { DatasetInfo } from "../dataset/mod.ts";
+import type { Case, DatasetInfo } from "../dataset/mod.ts";
 import {
   breakdown,
+  BreakdownAccumulator,
   type BreakdownRow,
   COLUMN_METRICS,
+  type PlannedCase,
   summarize,
   type Summary,
 } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import type { CalibrationTables } from "./calibration_tables.ts";
 
 /** A run with everything its reports show. */
 export interface RunReport {
@@ -31,6 +34,8 @@ export interface RunReport {
   byWorkflow: BreakdownRow[];
   /** Breakdown by question (`workflow/question`). */
   byQuestion: BreakdownRow[];
+  /** The calibration section's tables, when computed ahead (else each renderer's first use does). */
+  calibration?: CalibrationTables | undefined;
 }
 
 /** The three breakdowns of a report model. */
@@ -46,14 +51,79 @@ export interface BuildReportOptions {
   seed?: number | undefined;
   /** The breakdowns, when already computed (by {@linkcode reportBreakdowns}, same seed). */
   breakdowns?: ReportBreakdowns | undefined;
+  /** The calibration tables, when already computed (by `calibrationTables`, the run's seed). */
+  calibration?: CalibrationTables | undefined;
 }
 
-/** Breakdown rows computed ahead, by group key: a workflow's row and its questions' rows. */
-export interface KnownRows {
-  /** Rows by workflow. */
-  byWorkflow: Map<string, BreakdownRow>;
-  /** Rows by question (`workflow/question`). */
-  byQuestion: Map<string, BreakdownRow>;
+/**
+ * The bootstraps of a run's three breakdowns, fed while its cases are answered: cases may come
+ * in any order (as answers arrive); each is added once every case planned before it is in, so
+ * the sums are the ones {@linkcode reportBreakdowns} computes from the decisions in dataset
+ * order.
+ */
+export class ReportAccumulator {
+  readonly #byType: BreakdownAccumulator;
+  readonly #byWorkflow: BreakdownAccumulator;
+  readonly #byQuestion: BreakdownAccumulator;
+  readonly #order = new Map<string, number>();
+  readonly #waiting = new Map<number, DecisionRecord[]>();
+  #next = 0;
+
+  /**
+   * Makes the empty bootstraps of every group the planned cases fall in.
+   *
+   * @param cases The run's cases (those kept from an earlier session too), in dataset order.
+   * @param seed The bootstrap seed (the run's).
+   */
+  constructor(cases: readonly PlannedCase[], seed: number) {
+    const options = { seed, metrics: COLUMN_METRICS };
+    this.#byType = new BreakdownAccumulator(cases, "type", options);
+    this.#byWorkflow = new BreakdownAccumulator(cases, "workflow", options);
+    this.#byQuestion = new BreakdownAccumulator(cases, "question", options);
+    cases.forEach((c, i) => this.#order.set(c.case, i));
+  }
+
+  /** The number of cases added to the sums so far (cases waiting for an earlier one are not). */
+  get added(): number {
+    return this.#next;
+  }
+
+  /**
+   * Takes the decisions of answered cases, whole cases in any order.
+   *
+   * @param records Every decision of each case, in order; cases not planned are left out.
+   */
+  add(records: readonly DecisionRecord[]): void {
+    for (const r of records) {
+      const i = this.#order.get(r.case);
+      if (i === undefined || i < this.#next) continue;
+      const list = this.#waiting.get(i);
+      if (list) list.push(r);
+      else this.#waiting.set(i, [r]);
+    }
+    for (let list = this.#waiting.get(this.#next); list; list = this.#waiting.get(this.#next)) {
+      this.#waiting.delete(this.#next++);
+      this.#byType.add(list);
+      this.#byWorkflow.add(list);
+      this.#byQuestion.add(list);
+    }
+  }
+
+  /**
+   * The breakdowns of the run's decisions, reading the fed sums where they hold.
+   *
+   * @param records The run's decisions, in dataset order.
+   * @param seed The bootstrap seed (the one the sums were made with).
+   * @returns The three breakdowns, as {@linkcode reportBreakdowns} computes them.
+   */
+  breakdowns(records: readonly DecisionRecord[], seed: number): ReportBreakdowns {
+    const options = { seed, metrics: COLUMN_METRICS };
+    return {
+      byType: breakdown(records, "type", { ...options, accumulated: this.#byType }),
+      byWorkflow: breakdown(records, "workflow", { ...options, accumulated: this.#byWorkflow }),
+      byQuestion: breakdown(records, "question", { ...options, accumulated: this.#byQuestion }),
+    };
+  }
 }
 
 /**
@@ -62,46 +132,34 @@ export interface KnownRows {
  *
  * @param records The run's decisions.
  * @param seed The bootstrap seed (the run's).
- * @param known Rows of workflows computed ahead ({@linkcode addWorkflowRows}, same seed).
  * @returns The three breakdowns.
  */
 export function reportBreakdowns(
   records: readonly DecisionRecord[],
   seed: number,
-  known?: KnownRows,
 ): ReportBreakdowns {
   // Breakdown tables show the column metrics only: bootstrapping the others per group (the
   // sample-form calibration measures above all) would only cost time.
   const options = { seed, metrics: COLUMN_METRICS };
   return {
     byType: breakdown(records, "type", options),
-    byWorkflow: breakdown(records, "workflow", { ...options, known: known?.byWorkflow }),
-    byQuestion: breakdown(records, "question", { ...options, known: known?.byQuestion }),
+    byWorkflow: breakdown(records, "workflow", options),
+    byQuestion: breakdown(records, "question", options),
   };
 }
 
 /**
- * Computes ahead the rows of one workflow whose cases are all answered: its row by workflow
- * and its questions' rows, the same as {@linkcode reportBreakdowns} gives for them (a group's
- * row depends only on its own decisions).
+ * The cases of a run as {@linkcode ReportAccumulator} plans them.
  *
- * @param known Where the rows go.
- * @param records Every decision of the workflow, in dataset order (decisions of more than one
- *   workflow add nothing).
- * @param seed The bootstrap seed (the run's).
+ * @param cases The run's cases.
+ * @returns Each case's id, workflow and questions in decision order.
  */
-export function addWorkflowRows(
-  known: KnownRows,
-  records: readonly DecisionRecord[],
-  seed: number,
-): void {
-  // Only one workflow's decisions: with another's mixed in, its rows would be computed from
-  // part of its decisions.
-  const workflow = records[0]?.workflow;
-  if (workflow === undefined || records.some((r) => r.workflow !== workflow)) return;
-  const options = { seed, metrics: COLUMN_METRICS };
-  for (const row of breakdown(records, "workflow", options)) known.byWorkflow.set(row.key, row);
-  for (const row of breakdown(records, "question", options)) known.byQuestion.set(row.key, row);
+export function plannedCases(cases: readonly Case[]): PlannedCase[] {
+  return cases.map((c) => ({
+    case: c.id,
+    workflow: c.workflow,
+    questions: Object.entries(c.questions).map(([question, q]) => ({ question, type: q.type })),
+  }));
 }
 
 /**
@@ -133,5 +191,6 @@ export function buildReport(
     records,
     info,
     ...(options.breakdowns ?? reportBreakdowns(records, seed)),
+    ...(options.calibration !== undefined ? { calibration: options.calibration } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { errored, record } from "../../tests/records_fixtures.ts";
-import { addWorkflowRows, type KnownRows, reportBreakdowns } from "./model.ts";
+import type { PlannedCase } from "../metrics/mod.ts";
+import type { DecisionRecord } from "../record/mod.ts";
+import { ReportAccumulator, reportBreakdowns } from "./model.ts";
 
 /** Two workflows of three cases, two questions each, with a miss and an error in each. */
 function records() {
@@ -17,24 +19,74 @@ function records() {
   );
 }
 
-Deno.test("rows of a finished workflow computed ahead are the rows the breakdowns give", () => {
+/** The run's cases as planned: each case's workflow and its questions. */
+function plan(all: DecisionRecord[]): PlannedCase[] {
+  const out = new Map<string, PlannedCase & { questions: { question: string; type: string }[] }>();
+  for (const r of all) {
+    let c = out.get(r.case);
+    if (!c) out.set(r.case, c = { case: r.case, workflow: r.workflow, questions: [] });
+    c.questions.push({ question: r.question, type: r.type });
+  }
+  return [...out.values()];
+}
+
+/** Each case's decisions, cases in order. */
+function byCase(all: DecisionRecord[]): DecisionRecord[][] {
+  const out = new Map<string, DecisionRecord[]>();
+  for (const r of all) out.set(r.case, [...out.get(r.case) ?? [], r]);
+  return [...out.values()];
+}
+
+Deno.test("breakdowns from sums fed case by case, in any order, are the breakdowns of the decisions", () => {
   const all = records();
-  const known: KnownRows = { byWorkflow: new Map(), byQuestion: new Map() };
-  addWorkflowRows(known, all.filter((r) => r.workflow === "w1"), 3);
-  assert.deepEqual([...known.byWorkflow.keys()], ["w1"]);
-  assert.deepEqual([...known.byQuestion.keys()], ["w1/q1", "w1/q2"]);
-  const fresh = reportBreakdowns(all, 3);
-  const ahead = reportBreakdowns(all, 3, known);
-  assert.deepEqual(ahead, fresh);
-  // The known rows are used as they are, not computed again.
-  assert.equal(ahead.byWorkflow[0], known.byWorkflow.get("w1"));
-  assert.equal(ahead.byQuestion[1], known.byQuestion.get("w1/q2"));
-  assert.notEqual(ahead.byWorkflow[1], undefined);
+  const sums = new ReportAccumulator(plan(all), 3);
+  const cases = byCase(all);
+  // Answers arrive out of order: a case waits until those planned before it are in.
+  for (const i of [2, 0, 5, 1, 4, 3]) sums.add(cases[i]!);
+  assert.equal(sums.added, 6);
+  assert.deepEqual(sums.breakdowns(all, 3), reportBreakdowns(all, 3));
 });
 
-Deno.test("decisions of more than one workflow add no rows ahead", () => {
-  const known: KnownRows = { byWorkflow: new Map(), byQuestion: new Map() };
-  addWorkflowRows(known, records(), 3);
-  addWorkflowRows(known, [], 3);
-  assert.equal(known.byWorkflow.size + known.byQuestion.size, 0);
+Deno.test("the fed sums are what the breakdowns read", () => {
+  const all = records();
+  const sums = new ReportAccumulator(plan(all), 3);
+  // Fed other KL values than the decisions have: the KL intervals show them.
+  sums.add(all.map((r) => (r.kl === null ? r : { ...r, kl: 7 })));
+  const fed = sums.breakdowns(all, 3);
+  assert.deepEqual(fed.byType[0]!.intervals.kl, [7, 7]);
+  assert.notDeepEqual(reportBreakdowns(all, 3).byType[0]!.intervals.kl, [7, 7]);
+  // Accuracy was fed the decisions' own values.
+  assert.deepEqual(
+    fed.byType[0]!.intervals.accuracy,
+    reportBreakdowns(all, 3).byType[0]!.intervals.accuracy,
+  );
+});
+
+Deno.test("groups whose sums miss a case, or got a case that is not in the plan, are computed from the decisions", () => {
+  const all = records();
+  const fresh = reportBreakdowns(all, 3);
+  // The last case never fed: every group it is in is computed at the end.
+  const partial = new ReportAccumulator(plan(all), 3);
+  partial.add(all.filter((r) => r.case !== "w2-c3"));
+  assert.equal(partial.added, 5);
+  assert.deepEqual(partial.breakdowns(all, 3), fresh);
+  // A decision of a question the plan does not have for its case: its question's group takes
+  // one case more than planned and is computed at the end.
+  const planned = plan(all).map((c) =>
+    c.case === "w1-c1" ? { ...c, questions: c.questions.slice(0, 1) } : c
+  );
+  const odd = new ReportAccumulator(planned, 3);
+  odd.add(all);
+  const rows = odd.breakdowns(all, 3);
+  assert.deepEqual(rows.byQuestion, fresh.byQuestion);
+  assert.deepEqual(rows.byWorkflow, fresh.byWorkflow);
+  assert.deepEqual(rows.byType, fresh.byType);
+});
+
+Deno.test("sums made with another seed are not read", () => {
+  const all = records();
+  const sums = new ReportAccumulator(plan(all), 4);
+  sums.add(all);
+  assert.deepEqual(sums.breakdowns(all, 3), reportBreakdowns(all, 3));
+  assert.notDeepEqual(reportBreakdowns(all, 4), reportBreakdowns(all, 3));
 });

@@ -1,21 +1,38 @@
 /**
  * A run's reports computed beside it: one module worker loads the HTML renderer (Observable Plot
- * and linkedom) while the requests go on; once the last answer is in, it computes the breakdowns
- * while the run computes the summary, then writes `report.html` while the run writes `report.md`
- * and the index. The files are the ones the run would write itself, byte for byte.
+ * and linkedom) and sums the breakdowns' bootstraps case by case while the requests go on; once
+ * the last answer is in, it reads the breakdowns while the run computes the summary, then writes
+ * `report.html` while the run writes `report.md` and the index. The files are the ones the run
+ * would write itself, byte for byte.
  *
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import type { Interval, PlannedCase } from "../metrics/mod.ts";
 import type { ReportBreakdowns } from "./model.ts";
+import type { CalibrationTables } from "./calibration_tables.ts";
 import { JobWorker } from "../job_worker.ts";
 
 /** A job for the worker. */
 export type RunReportJob =
-  | { kind: "workflow"; run: string; records: readonly DecisionRecord[]; seed: number }
+  | { kind: "plan"; run: string; cases: readonly PlannedCase[]; seed: number }
+  | { kind: "cases"; run: string; records: readonly DecisionRecord[] }
   | { kind: "breakdowns"; run: string; records: readonly DecisionRecord[]; seed: number }
-  | { kind: "html"; run: RunJson; info: DatasetInfo; path: string };
+  | { kind: "intervals"; metrics: readonly string[]; seed: number }
+  | {
+    kind: "html";
+    run: RunJson;
+    info: DatasetInfo;
+    path: string;
+    calibration?: CalibrationTables | undefined;
+  };
+
+/** What a job of the worker gives back. */
+export type RunReportAnswer =
+  | ReportBreakdowns
+  | Readonly<Record<string, Interval | null | undefined>>
+  | string;
 
 /**
  * The worker that computes a run's breakdowns and writes its `report.html`. A caller that runs a
@@ -31,7 +48,7 @@ export type RunReportJob =
  * ```
  */
 export class RunReportWorker implements Disposable {
-  #jobs = new JobWorker<RunReportJob, ReportBreakdowns | string>(
+  #jobs = new JobWorker<RunReportJob, RunReportAnswer>(
     new URL("./_run_worker.ts", import.meta.url),
     "write the run's reports in a worker",
   );
@@ -40,8 +57,8 @@ export class RunReportWorker implements Disposable {
   /** The `report.html` files the worker has written. */
   readonly written: string[] = [];
 
-  /** The workflows handed over while their runs went on ({@linkcode RunReportWorker.workflowDone}). */
-  readonly ahead: string[] = [];
+  /** Cases whose decisions the worker has taken while their runs went on ({@linkcode RunReportWorker.cases}). */
+  fed = 0;
 
   /** Whether the worker was started (and not closed). */
   get started(): boolean {
@@ -53,7 +70,7 @@ export class RunReportWorker implements Disposable {
     if (!this.#closed) this.#jobs.start();
   }
 
-  #send(job: RunReportJob): Promise<ReportBreakdowns | string> {
+  #send(job: RunReportJob): Promise<RunReportAnswer> {
     if (!this.#jobs.started) {
       const why = this.#closed ? "is closed" : "is not started";
       return Promise.reject(new Error(`The report worker ${why}`));
@@ -62,19 +79,28 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
-   * Hands the worker a workflow whose cases are all answered, while the run goes on: it
-   * computes that workflow's breakdown rows then, and the run's breakdowns use them. Nothing
-   * is lost when this fails (the breakdowns compute what is missing).
+   * Tells the worker which cases a run will have, so it can sum the breakdowns' bootstraps as
+   * the answers come in ({@linkcode RunReportWorker.cases}). Nothing is lost when this fails.
    *
    * @param run The run id.
-   * @param records Every decision of the workflow, in dataset order.
+   * @param cases Every case of the run, in dataset order (`plannedCases`).
    * @param seed The run's bootstrap seed.
    */
-  workflowDone(run: string, records: readonly DecisionRecord[], seed: number): void {
-    this.#send({ kind: "workflow", run, records, seed }).then(
-      () => this.ahead.push(records[0]?.workflow ?? ""),
-      () => {},
-    );
+  plan(run: string, cases: readonly PlannedCase[], seed: number): void {
+    this.#send({ kind: "plan", run, cases, seed }).catch(() => {});
+  }
+
+  /**
+   * Hands the worker the decisions of answered cases of the planned run, whole cases in any
+   * order, while the run goes on. Nothing is lost when this fails: the breakdowns compute what
+   * the worker could not sum.
+   *
+   * @param run The run id.
+   * @param records Every decision of each case.
+   */
+  cases(run: string, records: readonly DecisionRecord[]): void {
+    const n = new Set(records.map((r) => r.case)).size;
+    this.#send({ kind: "cases", run, records }).then(() => this.fed += n, () => {});
   }
 
   /**
@@ -83,8 +109,8 @@ export class RunReportWorker implements Disposable {
    *
    * @param records The run's decisions, in dataset order.
    * @param seed The run's bootstrap seed.
-   * @param run The run id: rows of its workflows handed over by
-   *   {@linkcode RunReportWorker.workflowDone} are used, not computed again.
+   * @param run The run id: the sums of its cases handed over by
+   *   {@linkcode RunReportWorker.cases} are used, not computed again.
    * @returns The breakdowns, as `reportBreakdowns(records, seed)` gives them.
    * @throws {Error} When the worker is not started or fails.
    */
@@ -94,7 +120,30 @@ export class RunReportWorker implements Disposable {
     run = "",
   ): Promise<ReportBreakdowns> {
     const answer = await this.#send({ kind: "breakdowns", run, records, seed });
-    if (typeof answer === "string") throw new Error("The report worker gave no breakdowns");
+    if (typeof answer === "string" || !("byType" in answer)) {
+      throw new Error("The report worker gave no breakdowns");
+    }
+    return answer as ReportBreakdowns;
+  }
+
+  /**
+   * Bootstraps some metrics' intervals of the decisions of the last
+   * {@linkcode RunReportWorker.breakdowns} call in the worker, while the run bootstraps the
+   * others (`summarize`'s `intervals`).
+   *
+   * @param metrics Names of registered metrics.
+   * @param seed The run's bootstrap seed.
+   * @returns Their intervals, as `bootstrapIntervals` gives them.
+   * @throws {Error} When the worker is not started or fails.
+   */
+  async intervals(
+    metrics: readonly string[],
+    seed: number,
+  ): Promise<Readonly<Record<string, Interval | null | undefined>>> {
+    const answer = await this.#send({ kind: "intervals", metrics, seed });
+    if (typeof answer === "string" || "byType" in answer) {
+      throw new Error("The report worker gave no intervals");
+    }
     return answer;
   }
 
@@ -105,10 +154,16 @@ export class RunReportWorker implements Disposable {
    * @param run The finished run record, with its summary.
    * @param info Dataset info for the attribution.
    * @param path Where to write it.
+   * @param calibration The calibration tables, when computed already (`calibrationTables`).
    * @throws {Error} When the worker is not started, fails, or cannot write the file.
    */
-  async html(run: RunJson, info: DatasetInfo, path: string): Promise<void> {
-    await this.#send({ kind: "html", run, info, path });
+  async html(
+    run: RunJson,
+    info: DatasetInfo,
+    path: string,
+    calibration?: CalibrationTables,
+  ): Promise<void> {
+    await this.#send({ kind: "html", run, info, path, calibration });
     this.written.push(path);
   }
 

@@ -39,8 +39,16 @@ import {
   specDifferences,
   type ThresholdResult,
 } from "../record/mod.ts";
-import { buildReport, type RunReport, type RunReportWorker, writeReports } from "../report/mod.ts";
-import { summarize, type Summary } from "../metrics/mod.ts";
+import {
+  buildReport,
+  type CalibrationTables,
+  calibrationTables,
+  plannedCases,
+  type RunReport,
+  type RunReportWorker,
+  writeReports,
+} from "../report/mod.ts";
+import { bootstrapIntervals, METRIC_REGISTRY, summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
 import { runRepeats } from "./stability.ts";
@@ -612,10 +620,6 @@ export async function runPrepared(
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   const worker = options.reports !== false ? options.reportWorker : undefined;
-  // Cases of each workflow still to answer: a workflow whose last case is in goes to the report
-  // worker, which computes its breakdown rows while the other cases are asked.
-  const left = new Map<string, number>();
-  for (const c of toAsk) left.set(c.workflow, (left.get(c.workflow) ?? 0) + 1);
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -650,15 +654,12 @@ export async function runPrepared(
       byCase.set(item.id, records);
       // Enough cases left to hide the time the report worker takes to load: started now, once
       // the first answer is in (not before the first request).
+      // It sums the breakdowns' bootstraps as the answers come in: first those already in.
       if (asked === 0 && worker !== undefined && toAsk.length >= WORKER_AFTER_CASES) {
         worker.start();
-      }
-      const rest = (left.get(item.workflow) ?? 0) - 1;
-      left.set(item.workflow, rest);
-      if (rest === 0 && worker?.started) {
-        const ofWorkflow = cases.filter((c) => c.workflow === item.workflow);
-        worker.workflowDone(id, ofWorkflow.flatMap((c) => byCase.get(c.id) ?? []), spec.seed);
-      }
+        worker.plan(id, plannedCases(cases), spec.seed);
+        worker.cases(id, [...byCase.values()].flat());
+      } else if (worker?.started) worker.cases(id, records);
       asked++;
       done++;
       emit({
@@ -695,9 +696,13 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
-  // The breakdowns are computed beside the summary when the report worker was started.
+  // With the report worker started, it computes the breakdowns and some of the summary's
+  // intervals while the run computes the other intervals and the calibration tables.
   const breakdowns = worker?.started
     ? worker.breakdowns(records, spec.seed, id).catch(() => undefined)
+    : undefined;
+  const beside = worker?.started
+    ? worker.intervals(INTERVALS_BESIDE, workflow.seed).catch(() => undefined)
     : undefined;
   const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
     ? await runRepeats({ cases, endpoint, dir, official: records }, {
@@ -710,7 +715,19 @@ export async function runPrepared(
     })
     : undefined;
   const complete = byCase.size === cases.length;
-  const summary = summarize(records, { seed: workflow.seed });
+  // The worker's intervals are left null here (their place in metric order kept) and filled in.
+  const summary = summarize(records, {
+    seed: workflow.seed,
+    intervals: beside && Object.fromEntries(INTERVALS_BESIDE.map((name) => [name, null])),
+  });
+  let calibration: CalibrationTables | undefined;
+  if (beside !== undefined) {
+    calibration = calibrationTables(records, spec.seed);
+    const metrics = METRIC_REGISTRY.filter((m) => INTERVALS_BESIDE.includes(m.name));
+    // Computed here after all when the worker failed.
+    const intervals = await beside ?? bootstrapIntervals(records, { seed: workflow.seed, metrics });
+    for (const { name } of metrics) summary.intervals[name] = intervals[name] ?? null;
+  }
   const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
   const interrupted = options.signal?.aborted === true && fatal === null;
   const status: RunSession["status"] = interrupted
@@ -740,7 +757,10 @@ export async function runPrepared(
     }],
   };
   await recorder.writeRun(final);
-  const report = buildReport(final, records, dataset.info, { breakdowns: await breakdowns });
+  const report = buildReport(final, records, dataset.info, {
+    breakdowns: await breakdowns,
+    calibration,
+  });
   // The index is written while the report files are (report.html may be drawn in the worker).
   const written = options.reports !== false
     ? writeReports({
@@ -749,7 +769,9 @@ export async function runPrepared(
       records,
       dataset,
       report,
-      html: worker?.started ? (path) => worker.html(final, dataset.info, path) : undefined,
+      html: worker?.started
+        ? (path) => worker.html(final, dataset.info, path, calibration)
+        : undefined,
     }).then(() => null, (error: unknown) => ({ error }))
     : null;
   const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
@@ -787,6 +809,19 @@ export async function runPrepared(
     indexError,
   };
 }
+
+/**
+ * The summary's intervals the report worker bootstraps while the run bootstraps the others and
+ * computes the calibration tables: the rank-based measures, which share one sort (about two thirds
+ * of the summary's bootstrap).
+ */
+const INTERVALS_BESIDE: readonly string[] = [
+  "ece_em",
+  "ece_debiased",
+  "aurc",
+  "acc_at_50",
+  "acc_at_80",
+];
 
 /** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
 const WORKER_AFTER_CASES = 100;
