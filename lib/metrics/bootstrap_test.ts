@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { accuracy, ece, meanBrier, meanKl, percentile } from "./aggregate.ts";
-import { type BootstrapInput, bootstrapIntervals } from "./bootstrap.ts";
-import { randomInt, seededRandom } from "./rng.ts";
+import { BootstrapAccumulator, type BootstrapInput, bootstrapIntervals } from "./bootstrap.ts";
+import { randomInt, randomInts, seededRandom } from "./rng.ts";
 import { assertClose } from "./_assert_close.ts";
-import { METRIC_NAMES, METRIC_REGISTRY } from "./registry.ts";
+import { computeMetric, METRIC_NAMES, METRIC_REGISTRY } from "./registry.ts";
 
 /** Every registered metric's interval n/a, with `overrides`. */
 function allNull(overrides: Record<string, [number, number]> = {}): Record<string, unknown> {
@@ -173,12 +173,100 @@ Deno.test("`bootstrapIntervals()` narrows with a lower level", () => {
 });
 
 Deno.test("bootstrapIntervals gives each metric the same interval alone as with all the others", () => {
-  // Columns equal case by case (the answered counts of kl, brier and nll; the 10-bin totals of
-  // ece and mce) are summed once and shared: alone, each metric sums its own.
+  // Together, the additive metrics share one pass over the cases and the rank-based ones one
+  // sort: alone, each metric does its own.
   const decisions = synthetic(150, 11);
   const together = bootstrapIntervals(decisions, { resamples: 300, seed: 5 });
   for (const m of METRIC_REGISTRY) {
     const alone = bootstrapIntervals(decisions, { resamples: 300, seed: 5, metrics: [m] });
     assert.deepEqual(alone[m.name], together[m.name], m.name);
   }
+});
+
+/** Each case's decisions, cases in order of first appearance. */
+function casesOf(decisions: BootstrapInput[]): BootstrapInput[][] {
+  const byCase = new Map<string, BootstrapInput[]>();
+  for (const d of decisions) byCase.set(d.case, [...byCase.get(d.case) ?? [], d]);
+  return [...byCase.values()];
+}
+
+Deno.test("additive metrics' intervals are those of the resampled cases, drawn one by one", () => {
+  const decisions = synthetic(60, 12);
+  const cases = casesOf(decisions);
+  const resamples = 200;
+  const draws = randomInts(4, cases.length, cases.length * resamples);
+  const got = bootstrapIntervals(decisions, { resamples, seed: 4 });
+  for (const m of METRIC_REGISTRY.filter((m) => m.kind === "additive")) {
+    // Draw by draw: the resample's decisions, the metric over them, the type-7 percentiles.
+    const stats: number[] = [];
+    for (let r = 0; r < resamples; r++) {
+      const list = [];
+      for (let k = 0; k < cases.length; k++) list.push(...cases[draws[r * cases.length + k]!]!);
+      const v = computeMetric(m, list);
+      if (v !== null) stats.push(v);
+    }
+    const interval = got[m.name];
+    if (stats.length === 0) {
+      assert.equal(interval, null, m.name);
+      continue;
+    }
+    assert.ok(interval, m.name);
+    assertClose(interval[0], percentile(stats, 2.5)!, 1e-12);
+    assertClose(interval[1], percentile(stats, 97.5)!, 1e-12);
+  }
+});
+
+Deno.test("a `BootstrapAccumulator` fed case by case gives the intervals computed at once", () => {
+  const decisions = synthetic(80, 13);
+  const cases = casesOf(decisions);
+  const options = { resamples: 300, seed: 2 };
+  const sums = new BootstrapAccumulator(cases.length, options);
+  assert.throws(() => sums.intervals(), /0 of 80 cases were added/);
+  for (const list of cases) sums.add(list);
+  assert.equal(sums.added, 80);
+  assert.throws(() => sums.add(cases[0]!), /all 80 cases were added already/);
+  const fed = bootstrapIntervals(decisions, { ...options, accumulated: sums });
+  assert.deepEqual(fed, bootstrapIntervals(decisions, options));
+  assert.throws(() => new BootstrapAccumulator(0), /case count "0" is not a positive integer/);
+});
+
+Deno.test("sums fed other cases, or made with other options, are not read", async (t) => {
+  const decisions = synthetic(40, 14);
+  const cases = casesOf(decisions);
+  const fresh = bootstrapIntervals(decisions, { resamples: 200, seed: 3 });
+  const fed = (sums: BootstrapAccumulator, lists: BootstrapInput[][]) => {
+    for (const list of lists) sums.add(list);
+    return bootstrapIntervals(decisions, { resamples: 200, seed: 3, accumulated: sums });
+  };
+  // Every KL fed as 9: read, the KL interval would be [9, 9].
+  const nine = cases.map((list) => list.map((d) => (d.kl === null ? d : { ...d, kl: 9 })));
+  await t.step("the same cases are read", () => {
+    const sums = new BootstrapAccumulator(40, { resamples: 200, seed: 3 });
+    assert.deepEqual(fed(sums, nine).kl, [9, 9]);
+  });
+  await t.step("another seed", () => {
+    assert.deepEqual(fed(new BootstrapAccumulator(40, { resamples: 200, seed: 4 }), nine), fresh);
+  });
+  await t.step("other resamples", () => {
+    assert.deepEqual(fed(new BootstrapAccumulator(40, { resamples: 100, seed: 3 }), nine), fresh);
+  });
+  await t.step("cases in another order", () => {
+    const sums = new BootstrapAccumulator(40, { resamples: 200, seed: 3 });
+    assert.deepEqual(fed(sums, nine.toReversed()), fresh);
+  });
+  await t.step("not every case", () => {
+    const sums = new BootstrapAccumulator(40, { resamples: 200, seed: 3 });
+    for (const list of nine.slice(0, 39)) sums.add(list);
+    assert.deepEqual(
+      bootstrapIntervals(decisions, { resamples: 200, seed: 3, accumulated: sums }),
+      fresh,
+    );
+  });
+  await t.step("other metrics", () => {
+    const metrics = METRIC_REGISTRY.filter((m) => m.name !== "nll");
+    assert.deepEqual(
+      fed(new BootstrapAccumulator(40, { resamples: 200, seed: 3, metrics }), nine),
+      fresh,
+    );
+  });
 });

@@ -189,3 +189,22 @@ Deno.test("`rating()` follows the dataset card's reference points", async (t) =>
     });
   }
 });
+
+Deno.test("`summarize()` keeps intervals it is given and bootstraps the others, in metric order", () => {
+  const decisions = [0, 1, 2, 3, 4, 5].map((i) =>
+    decision(`c${i}`, "w", "q", "noul", { correct: i % 2 === 0, confidence: 0.5 + i / 20 })
+  );
+  const fresh = summarize(decisions, { resamples: 200, seed: 1 });
+  const given = summarize(decisions, {
+    resamples: 200,
+    seed: 1,
+    intervals: { ece_em: [0.25, 0.5], aurc: null },
+  });
+  assert.deepEqual(Object.keys(given.intervals), METRIC_NAMES);
+  assert.deepEqual(given.intervals.ece_em, [0.25, 0.5]);
+  assert.equal(given.intervals.aurc, null);
+  assert.notEqual(fresh.intervals.aurc, null);
+  for (const name of METRIC_NAMES.filter((n) => n !== "ece_em" && n !== "aurc")) {
+    assert.deepEqual(given.intervals[name], fresh.intervals[name], name);
+  }
+});
