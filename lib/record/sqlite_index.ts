@@ -194,96 +194,136 @@ export function indexRun(
   records: readonly DecisionRecord[],
   options: IndexRunOptions = {},
 ): void {
-  const { db } = index;
+  inTransaction(index, () => {
+    putRun(index.db, run, records.length, options);
+    putDecisions(index.db, run.id, records);
+  });
+}
+
+/**
+ * Replaces an indexed run's own row (status, summary, metrics, thresholds…) and leaves its
+ * decisions as {@linkcode indexRun} wrote them: a run indexes its decisions while it still
+ * computes its summary, then its final record.
+ *
+ * @param index The open index.
+ * @param run The run record.
+ * @param decisions The number of its decisions.
+ * @param options The run directory.
+ * @throws {Error} When the database rejects the write (the transaction is rolled back).
+ */
+export function updateIndexedRun(
+  index: RunIndex,
+  run: RunJson,
+  decisions: number,
+  options: IndexRunOptions = {},
+): void {
+  inTransaction(index, () => putRun(index.db, run, decisions, options));
+}
+
+function inTransaction(index: RunIndex, write: () => void): void {
+  index.db.exec("BEGIN IMMEDIATE");
+  try {
+    write();
+    index.db.exec("COMMIT");
+  } catch (error) {
+    index.db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** Inserts or replaces the run's row. */
+function putRun(
+  db: DatabaseSync,
+  run: RunJson,
+  decisions: number,
+  options: IndexRunOptions,
+): void {
   const spec = run.spec;
   const summary = run.summary;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const values: [string, SQLInputValue][] = [
-      ["id", run.id],
-      ["fingerprint", spec.fingerprint],
-      ["workflow", spec.workflow],
-      ["workflow_file", spec.workflow_file],
-      ["endpoint", spec.endpoint],
-      ["endpoint_name", spec.endpoint_name],
-      ["engine", spec.engine],
-      ["model", spec.model],
-      ["model_reported", run.model_reported],
-      ["dataset", spec.dataset],
-      ["revision", spec.revision],
-      ["split", spec.split],
-      ["status", run.status],
-      ["cases", spec.cases],
-      ["decisions", records.length],
-      ["answered", summary?.answered ?? null],
-      ["errors", summary?.errors ?? null],
-      ...METRIC_NAMES.map((name): [string, SQLInputValue] => [
-        name,
-        summary?.metrics[name] ?? null,
-      ]),
-      ["summary", json(summary)],
-      ["spec", JSON.stringify(spec)],
-      ["thresholds", JSON.stringify(run.thresholds)],
-      ["dir", options.dir ?? null],
-      ["tool_version", run.tool_version],
-      ["started_at", run.started_at],
-      ["finished_at", run.finished_at],
+  const values: [string, SQLInputValue][] = [
+    ["id", run.id],
+    ["fingerprint", spec.fingerprint],
+    ["workflow", spec.workflow],
+    ["workflow_file", spec.workflow_file],
+    ["endpoint", spec.endpoint],
+    ["endpoint_name", spec.endpoint_name],
+    ["engine", spec.engine],
+    ["model", spec.model],
+    ["model_reported", run.model_reported],
+    ["dataset", spec.dataset],
+    ["revision", spec.revision],
+    ["split", spec.split],
+    ["status", run.status],
+    ["cases", spec.cases],
+    ["decisions", decisions],
+    ["answered", summary?.answered ?? null],
+    ["errors", summary?.errors ?? null],
+    ...METRIC_NAMES.map((name): [string, SQLInputValue] => [
+      name,
+      summary?.metrics[name] ?? null,
+    ]),
+    ["summary", json(summary)],
+    ["spec", JSON.stringify(spec)],
+    ["thresholds", JSON.stringify(run.thresholds)],
+    ["dir", options.dir ?? null],
+    ["tool_version", run.tool_version],
+    ["started_at", run.started_at],
+    ["finished_at", run.finished_at],
+  ];
+  const columns = values.map(([column]) => column);
+  db.prepare(
+    `INSERT INTO runs (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})
+    ON CONFLICT (id) DO UPDATE SET ${
+      columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")
+    }`,
+  ).run(...values.map(([, value]) => value));
+}
+
+/** Replaces the run's decisions. */
+function putDecisions(db: DatabaseSync, runId: string, records: readonly DecisionRecord[]): void {
+  db.prepare("DELETE FROM decisions WHERE run_id = ?").run(runId);
+  const insert = db.prepare(
+    `INSERT INTO decisions (run_id, endpoint, case_id, workflow, question, type, predicted,
+      answer, confidence, gold, gold_probabilities, correct, kl, brier, latency_ms, attempts,
+      input_tokens, calibrated, error_kind, error_message, native, warnings, extra)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (run_id, endpoint, case_id, question) DO UPDATE SET workflow = excluded.workflow,
+      type = excluded.type, predicted = excluded.predicted, answer = excluded.answer,
+      confidence = excluded.confidence, gold = excluded.gold,
+      gold_probabilities = excluded.gold_probabilities, correct = excluded.correct,
+      kl = excluded.kl, brier = excluded.brier, latency_ms = excluded.latency_ms,
+      attempts = excluded.attempts, input_tokens = excluded.input_tokens,
+      calibrated = excluded.calibrated, error_kind = excluded.error_kind,
+      error_message = excluded.error_message, native = excluded.native,
+      warnings = excluded.warnings, extra = excluded.extra`,
+  );
+  for (const r of records) {
+    const values: SQLInputValue[] = [
+      runId,
+      r.endpoint ?? "",
+      r.case,
+      r.workflow,
+      r.question,
+      r.type,
+      json(r.predicted),
+      r.answer,
+      r.confidence,
+      r.gold ?? "", // the column predates unlabelled decisions: "" stands for none
+      JSON.stringify(r.gold_probabilities),
+      r.correct ? 1 : 0,
+      r.kl,
+      r.brier,
+      r.latency_ms,
+      r.attempts,
+      r.input_tokens,
+      r.calibrated === null ? null : r.calibrated ? 1 : 0,
+      r.error?.kind ?? null,
+      r.error?.message ?? null,
+      json(r.native),
+      json(r.warnings),
+      extraFields(r),
     ];
-    const columns = values.map(([column]) => column);
-    db.prepare(
-      `INSERT INTO runs (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})
-      ON CONFLICT (id) DO UPDATE SET ${
-        columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")
-      }`,
-    ).run(...values.map(([, value]) => value));
-    db.prepare("DELETE FROM decisions WHERE run_id = ?").run(run.id);
-    const insert = db.prepare(
-      `INSERT INTO decisions (run_id, endpoint, case_id, workflow, question, type, predicted,
-        answer, confidence, gold, gold_probabilities, correct, kl, brier, latency_ms, attempts,
-        input_tokens, calibrated, error_kind, error_message, native, warnings, extra)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (run_id, endpoint, case_id, question) DO UPDATE SET workflow = excluded.workflow,
-        type = excluded.type, predicted = excluded.predicted, answer = excluded.answer,
-        confidence = excluded.confidence, gold = excluded.gold,
-        gold_probabilities = excluded.gold_probabilities, correct = excluded.correct,
-        kl = excluded.kl, brier = excluded.brier, latency_ms = excluded.latency_ms,
-        attempts = excluded.attempts, input_tokens = excluded.input_tokens,
-        calibrated = excluded.calibrated, error_kind = excluded.error_kind,
-        error_message = excluded.error_message, native = excluded.native,
-        warnings = excluded.warnings, extra = excluded.extra`,
-    );
-    for (const r of records) {
-      const values: SQLInputValue[] = [
-        run.id,
-        r.endpoint ?? "",
-        r.case,
-        r.workflow,
-        r.question,
-        r.type,
-        json(r.predicted),
-        r.answer,
-        r.confidence,
-        r.gold ?? "", // the column predates unlabelled decisions: "" stands for none
-        JSON.stringify(r.gold_probabilities),
-        r.correct ? 1 : 0,
-        r.kl,
-        r.brier,
-        r.latency_ms,
-        r.attempts,
-        r.input_tokens,
-        r.calibrated === null ? null : r.calibrated ? 1 : 0,
-        r.error?.kind ?? null,
-        r.error?.message ?? null,
-        json(r.native),
-        json(r.warnings),
-        extraFields(r),
-      ];
-      insert.run(...values);
-    }
-    db.exec("COMMIT");
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
+    insert.run(...values);
   }
 }
 

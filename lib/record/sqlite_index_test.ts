@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson, spec } from "../../tests/records_fixtures.ts";
 import type { DecisionRecord } from "./schemas.ts";
-import { indexRun, listRuns, openIndex, runDecisions } from "./sqlite_index.ts";
+import { indexRun, listRuns, openIndex, runDecisions, updateIndexedRun } from "./sqlite_index.ts";
 
 Deno.test("`indexRun()` stores a run and its decisions, and `runDecisions()` returns them unchanged", () => {
   const index = openIndex(":memory:");
@@ -107,5 +107,31 @@ Deno.test("`openIndex()` upgrades a version 1 file (no `extra` column) in place"
     }
   } finally {
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("`updateIndexedRun()` replaces the run's row and keeps the decisions `indexRun()` wrote", () => {
+  const index = openIndex(":memory:");
+  try {
+    const records = [record({ case: "c1" }), errored({ case: "c2" })];
+    indexRun(
+      index,
+      runJson(records, { status: "running", summary: null, finished_at: null }),
+      records,
+    );
+    assert.equal(listRuns(index)[0]?.status, "running");
+    assert.equal(listRuns(index)[0]?.metrics.accuracy, null);
+    const final = runJson(records, { status: "incomplete" });
+    updateIndexedRun(index, final, records.length, { dir: "runs/x" });
+    const [row, ...rest] = listRuns(index);
+    assert.equal(rest.length, 0);
+    assert.equal(row?.status, "incomplete");
+    assert.equal(row?.dir, "runs/x");
+    assert.equal(row?.decisions, 2);
+    assert.equal(row?.metrics.accuracy, 1 / 2);
+    assert.deepEqual(row?.summary, final.summary);
+    assert.deepEqual(runDecisions(index, final.id), records);
+  } finally {
+    index.close();
   }
 });

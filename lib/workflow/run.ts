@@ -24,10 +24,8 @@ import {
   decisionRecords,
   DEFAULT_INDEX_PATH,
   fingerprint,
-  indexRun,
   type LoadedRun,
   lockRunDir,
-  openIndex,
   ResumeMismatchError,
   RUN_JSON_VERSION,
   runId,
@@ -51,6 +49,7 @@ import {
 import { bootstrapIntervals, METRIC_REGISTRY, summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
+import { RunIndexWrite } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
@@ -701,6 +700,8 @@ export async function runPrepared(
   const breakdowns = worker?.started
     ? worker.breakdowns(records, spec.seed, id).catch(() => undefined)
     : undefined;
+  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
+  using indexing = new RunIndexWrite(dbPath, dir);
   const beside = worker?.started
     ? worker.intervals(INTERVALS_BESIDE, workflow.seed).catch(() => undefined)
     : undefined;
@@ -725,6 +726,10 @@ export async function runPrepared(
     calibration = calibrationTables(records, spec.seed);
     const metrics = METRIC_REGISTRY.filter((m) => INTERVALS_BESIDE.includes(m.name));
     // Computed here after all when the worker failed.
+    // While the worker is still at them, the run indexes its decisions.
+    if (await Promise.race([beside, Promise.resolve(NOT_YET)]) === NOT_YET) {
+      indexing.decisions(run, records);
+    }
     const intervals = await beside ?? bootstrapIntervals(records, { seed: workflow.seed, metrics });
     for (const { name } of metrics) summary.intervals[name] = intervals[name] ?? null;
   }
@@ -774,22 +779,10 @@ export async function runPrepared(
         : undefined,
     }).then(() => null, (error: unknown) => ({ error }))
     : null;
-  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
-  let indexError: string | null = null;
-  if (dbPath !== null) {
-    // The index is secondary to the run directory: a failure to write it is reported, and the
-    // run's status and exit status do not change.
-    try {
-      const index = openIndex(dbPath);
-      try {
-        indexRun(index, final, records, { dir });
-      } finally {
-        index.close();
-      }
-    } catch (error) {
-      indexError = (error as Error).message;
-    }
-  }
+  // The index is secondary to the run directory: a failure to write it is reported, and the
+  // run's status and exit status do not change.
+  indexing.finish(final, records);
+  const indexError = indexing.error;
   const failed = await written;
   if (failed !== null) throw failed.error;
   emit({ event: "summary", run_id: id, status, dir, summary, thresholds });
@@ -822,6 +815,9 @@ const INTERVALS_BESIDE: readonly string[] = [
   "acc_at_50",
   "acc_at_80",
 ];
+
+/** Raced (settled) against a promise, it wins when that one has not settled yet. */
+const NOT_YET: unique symbol = Symbol("not yet");
 
 /** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
 const WORKER_AFTER_CASES = 100;
