@@ -5,8 +5,9 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
-import { parseHTML } from "linkedom";
+import type * as PlotTypes from "@observablehq/plot";
+import { parseHTML } from "linkedom/worker";
+import { Plot } from "./_plot.ts";
 import {
   type BreakdownRow,
   PRIOR_ACCURACY,
@@ -43,9 +44,9 @@ const FONT_SIZE = 12;
 /** Font size of labels drawn on the marks (values, `n=`), in px. */
 const LABEL_SIZE = 11;
 
-type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
+type PlotDocument = NonNullable<PlotTypes.PlotOptions["document"]>;
 
-function render(options: Plot.PlotOptions): string {
+function render(options: PlotTypes.PlotOptions): string {
   const window = parseHTML("<!doctype html><html><head></head><body></body></html>");
   const document = (window as unknown as { document: PlotDocument }).document;
   // Plot draws at 10 px by default; the inline style sets every text, ticks included.
@@ -240,7 +241,7 @@ export function confidenceHistogram(
     marks: [
       Plot.rectY(
         data,
-        Plot.binX<Plot.RectYOptions>({ y: "count" }, {
+        Plot.binX<PlotTypes.RectYOptions>({ y: "count" }, {
           x: "confidence",
           fill: "outcome",
           thresholds: Array.from({ length: 21 }, (_, i) => i / 20),

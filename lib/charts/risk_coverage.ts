@@ -5,9 +5,8 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
 import { riskCoverage, type RiskCoveragePoint, type SelectiveInput } from "../metrics/mod.ts";
-import { renderPlot } from "./_plot.ts";
+import { Plot, renderPlot } from "./_plot.ts";
 import type { ChartOptions } from "./charts.ts";
 
 const MODEL = "#4a7fb5";
