@@ -159,7 +159,8 @@ export class Tmux {
   /** The exit line the script wrote (`EXIT=n`), or null while the monitor runs. */
   async exitLine(): Promise<string | null> {
     try {
-      return (await Deno.readTextFile(this.exitFile)).trim();
+      // The shell creates the file before echo writes the line: empty means not written yet.
+      return (await Deno.readTextFile(this.exitFile)).trim() || null;
     } catch {
       return null;
     }

@@ -135,3 +135,32 @@ Deno.test("`updateIndexedRun()` replaces the run's row and keeps the decisions `
     index.close();
   }
 });
+
+Deno.test("`openIndex()` drops the index by case of files written before it was dropped", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const path = `${tmp}/old.db`;
+    openIndex(path).close();
+    const { DatabaseSync } = await import("node:sqlite");
+    const indexes = () => {
+      const db = new DatabaseSync(path);
+      try {
+        return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as {
+          name: string;
+        }[]).map((r) => r.name);
+      } finally {
+        db.close();
+      }
+    };
+    // As an earlier decibench left it.
+    const old = new DatabaseSync(path);
+    old.exec("CREATE INDEX decisions_by_case ON decisions (case_id, question)");
+    old.close();
+    assert.ok(indexes().includes("decisions_by_case"));
+    openIndex(path).close();
+    assert.ok(!indexes().includes("decisions_by_case"));
+    assert.ok(indexes().includes("decisions_by_run"));
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

@@ -41,6 +41,7 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
       ? fed.sums.breakdowns(records, job.seed)
       : reportBreakdowns(records, job.seed);
     fed = null;
+    Atomics.store(job.done, 0, 1);
     return breakdowns;
   }
   if (job.kind === "intervals") {

@@ -18,7 +18,14 @@ import { JobWorker } from "../job_worker.ts";
 export type RunReportJob =
   | { kind: "plan"; run: string; cases: readonly PlannedCase[]; seed: number }
   | { kind: "cases"; run: string; records: readonly DecisionRecord[] }
-  | { kind: "breakdowns"; run: string; records: readonly DecisionRecord[]; seed: number }
+  | {
+    kind: "breakdowns";
+    run: string;
+    records: readonly DecisionRecord[];
+    seed: number;
+    /** Set to 1 by the worker once the breakdowns are computed (shared memory). */
+    done: Int32Array;
+  }
   | { kind: "intervals"; metrics: readonly string[]; seed: number }
   | {
     kind: "html";
@@ -53,12 +60,23 @@ export class RunReportWorker implements Disposable {
     "write the run's reports in a worker",
   );
   #closed = false;
+  // Shared with the worker: 1 once the last breakdowns asked for are computed.
+  #done = new Int32Array(new SharedArrayBuffer(4));
 
   /** The `report.html` files the worker has written. */
   readonly written: string[] = [];
 
   /** Cases whose decisions the worker has taken while their runs went on ({@linkcode RunReportWorker.cases}). */
   fed = 0;
+
+  /**
+   * Whether the worker has computed the breakdowns of the last
+   * {@linkcode RunReportWorker.breakdowns} call, read at once from memory shared with it: true
+   * before its answer has reached a thread that is busy.
+   */
+  get breakdownsDone(): boolean {
+    return Atomics.load(this.#done, 0) === 1;
+  }
 
   /** Whether the worker was started (and not closed). */
   get started(): boolean {
@@ -119,7 +137,8 @@ export class RunReportWorker implements Disposable {
     seed: number,
     run = "",
   ): Promise<ReportBreakdowns> {
-    const answer = await this.#send({ kind: "breakdowns", run, records, seed });
+    Atomics.store(this.#done, 0, 0);
+    const answer = await this.#send({ kind: "breakdowns", run, records, seed, done: this.#done });
     if (typeof answer === "string" || !("byType" in answer)) {
       throw new Error("The report worker gave no breakdowns");
     }

@@ -725,11 +725,13 @@ export async function runPrepared(
   if (beside !== undefined) {
     calibration = calibrationTables(records, spec.seed);
     const metrics = METRIC_REGISTRY.filter((m) => INTERVALS_BESIDE.includes(m.name));
-    // Computed here after all when the worker failed.
-    // While the worker is still at them, the run indexes its decisions.
-    if (await Promise.race([beside, Promise.resolve(NOT_YET)]) === NOT_YET) {
+    // The worker still summing cases, its breakdowns not even in (a server that answers as fast
+    // as the run asks leaves it behind): the run indexes its decisions while it waits. Otherwise
+    // the index is written at the end, beside report.html.
+    if (worker?.breakdownsDone === false) {
       indexing.decisions(run, records);
     }
+    // Computed here after all when the worker failed.
     const intervals = await beside ?? bootstrapIntervals(records, { seed: workflow.seed, metrics });
     for (const { name } of metrics) summary.intervals[name] = intervals[name] ?? null;
   }
@@ -815,9 +817,6 @@ const INTERVALS_BESIDE: readonly string[] = [
   "acc_at_50",
   "acc_at_80",
 ];
-
-/** Raced (settled) against a promise, it wins when that one has not settled yet. */
-const NOT_YET: unique symbol = Symbol("not yet");
 
 /** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
 const WORKER_AFTER_CASES = 100;
