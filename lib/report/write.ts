@@ -28,6 +28,20 @@ export interface ReportInput {
   html?: ((path: string) => Promise<void>) | undefined;
 }
 
+let renderer: Promise<typeof import("./html.ts")> | null = null;
+
+/**
+ * Starts loading the HTML renderer (Observable Plot and linkedom, ≈ 70 ms) if it is not loaded:
+ * a short run that draws `report.html` itself starts it with its requests, so part of the load is
+ * done while they are answered.
+ *
+ * @returns The renderer module, once loaded (the same promise on every call).
+ */
+export function loadHtmlRenderer(): Promise<typeof import("./html.ts")> {
+  renderer ??= import("./html.ts");
+  return renderer;
+}
+
 /**
  * Writes `report.md` and the self-contained `report.html` for a run (each atomically). The HTML
  * renderer is imported on first use: it pulls in Observable Plot and linkedom, which nothing else
@@ -49,7 +63,7 @@ export async function writeReports(
   const elsewhere = input.html?.(html).then(() => true, () => false);
   await writeAtomic(md, markdownReport(report, { states }));
   if (elsewhere === undefined || !await elsewhere) {
-    const { htmlReport } = await import("./html.ts");
+    const { htmlReport } = await loadHtmlRenderer();
     await writeAtomic(html, htmlReport(report));
   }
   return { paths: [md, html], report };

@@ -41,6 +41,7 @@ import {
   buildReport,
   type CalibrationTables,
   calibrationTables,
+  loadHtmlRenderer,
   plannedCases,
   type RunReport,
   type RunReportWorker,
@@ -566,6 +567,10 @@ export async function runPrepared(
   };
   await recorder.writeRun(run);
   const toAsk = cases.filter((c) => !byCase.has(c.id));
+  // A run too short for the report worker draws report.html itself: its renderer loads meanwhile.
+  if (options.reports !== false && !(options.reportWorker && toAsk.length >= WORKER_AFTER_CASES)) {
+    loadHtmlRenderer().catch(() => {}); // a failed load is reported when report.html is written
+  }
   emit({
     event: "start",
     run_id: id,
