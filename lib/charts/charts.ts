@@ -6,8 +6,7 @@
  * @module
  */
 import type * as PlotTypes from "@observablehq/plot";
-import { parseHTML } from "linkedom/worker";
-import { Plot } from "./_plot.ts";
+import { Plot, renderPlot } from "./_plot.ts";
 import {
   type BreakdownRow,
   PRIOR_ACCURACY,
@@ -44,14 +43,9 @@ const FONT_SIZE = 12;
 /** Font size of labels drawn on the marks (values, `n=`), in px. */
 const LABEL_SIZE = 11;
 
-type PlotDocument = NonNullable<PlotTypes.PlotOptions["document"]>;
-
 function render(options: PlotTypes.PlotOptions): string {
-  const window = parseHTML("<!doctype html><html><head></head><body></body></html>");
-  const document = (window as unknown as { document: PlotDocument }).document;
   // Plot draws at 10 px by default; the inline style sets every text, ticks included.
-  const node = Plot.plot({ ...options, style: { fontSize: `${FONT_SIZE}px` }, document });
-  return (node as unknown as { outerHTML: string }).outerHTML;
+  return renderPlot({ ...options, style: { fontSize: `${FONT_SIZE}px` } });
 }
 
 /**

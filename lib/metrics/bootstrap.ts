@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { groupBy } from "./_distribution.ts";
 import { percentileInterval } from "./_quantile.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
 import {
@@ -120,16 +121,7 @@ export function bootstrapIntervals(
   if (decisions.length === 0 || resamples === 0) return intervals as BootstrapIntervals;
 
   // Each case's decisions, cases in order of first appearance.
-  const cases = new Map<string, number>();
-  const perCase: BootstrapInput[][] = [];
-  for (const d of decisions) {
-    let i = cases.get(d.case);
-    if (i === undefined) {
-      cases.set(d.case, i = perCase.length);
-      perCase.push([]);
-    }
-    (perCase[i] as BootstrapInput[]).push(d);
-  }
+  const perCase = [...groupBy(decisions, (d) => d.case).values()];
   const c = perCase.length;
   const additive = metrics.filter((m): m is AdditiveMetric => m.kind === "additive");
   const sample = metrics.filter((m): m is SampleMetric => m.kind === "sample");
@@ -309,9 +301,7 @@ export class BootstrapAccumulator {
     }
     const out: Record<string, Interval | null> = {};
     metrics.forEach((m, k) => {
-      out[m.name] = resamples === 0
-        ? null
-        : percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
+      out[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
     });
     return out;
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import { isAnswered } from "./_answered.ts";
+import { groupBy } from "./_distribution.ts";
 import { meanConfidence, percentile, type ReliabilityRow, reliabilityTable } from "./aggregate.ts";
 import {
   BootstrapAccumulator,
@@ -208,13 +209,7 @@ export function breakdown(
   options: BreakdownOptions = {},
 ): BreakdownRow[] {
   const { accumulated, ...summary } = options;
-  const groups = new Map<string, BreakdownInput[]>();
-  for (const d of decisions) {
-    const key = groupKey(d, by);
-    const group = groups.get(key);
-    if (group) group.push(d);
-    else groups.set(key, [d]);
-  }
+  const groups = groupBy(decisions, (d) => groupKey(d, by));
   const sums = accumulated?.by === by ? accumulated : undefined;
   return [...groups].map(([key, group]) => ({
     key,
@@ -294,14 +289,7 @@ export class BreakdownAccumulator {
    * @param decisions The case's decisions, in order.
    */
   add(decisions: readonly BreakdownInput[]): void {
-    const byKey = new Map<string, BreakdownInput[]>();
-    for (const d of decisions) {
-      const key = groupKey(d, this.by);
-      const list = byKey.get(key);
-      if (list) list.push(d);
-      else byKey.set(key, [d]);
-    }
-    for (const [key, list] of byKey) {
+    for (const [key, list] of groupBy(decisions, (d) => groupKey(d, this.by))) {
       const sums = this.#groups.get(key);
       if (sums === undefined || sums.added >= sums.cases) this.#broken.add(key);
       else sums.add(list);

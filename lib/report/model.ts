@@ -117,12 +117,7 @@ export class ReportAccumulator {
    * @returns The three breakdowns, as {@linkcode reportBreakdowns} computes them.
    */
   breakdowns(records: readonly DecisionRecord[], seed: number): ReportBreakdowns {
-    const options = { seed, metrics: COLUMN_METRICS };
-    return {
-      byType: breakdown(records, "type", { ...options, accumulated: this.#byType }),
-      byWorkflow: breakdown(records, "workflow", { ...options, accumulated: this.#byWorkflow }),
-      byQuestion: breakdown(records, "question", { ...options, accumulated: this.#byQuestion }),
-    };
+    return breakdownsOf(records, seed, [this.#byType, this.#byWorkflow, this.#byQuestion]);
   }
 }
 
@@ -138,13 +133,22 @@ export function reportBreakdowns(
   records: readonly DecisionRecord[],
   seed: number,
 ): ReportBreakdowns {
+  return breakdownsOf(records, seed);
+}
+
+/** The three breakdowns, reading fed sums (one per grouping, in this order) where given. */
+function breakdownsOf(
+  records: readonly DecisionRecord[],
+  seed: number,
+  [byType, byWorkflow, byQuestion]: readonly (BreakdownAccumulator | undefined)[] = [],
+): ReportBreakdowns {
   // Breakdown tables show the column metrics only: bootstrapping the others per group (the
   // sample-form calibration measures above all) would only cost time.
   const options = { seed, metrics: COLUMN_METRICS };
   return {
-    byType: breakdown(records, "type", options),
-    byWorkflow: breakdown(records, "workflow", options),
-    byQuestion: breakdown(records, "question", options),
+    byType: breakdown(records, "type", { ...options, accumulated: byType }),
+    byWorkflow: breakdown(records, "workflow", { ...options, accumulated: byWorkflow }),
+    byQuestion: breakdown(records, "question", { ...options, accumulated: byQuestion }),
   };
 }
 
