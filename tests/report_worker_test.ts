@@ -1,8 +1,8 @@
 /**
  * The report worker (`RunReportWorker`), as `deno task bench` uses it: a run of 100 cases or more
  * starts it after its first answer and hands it every answered case, whose bootstrap sums it
- * adds up while the run goes on, and the report files are byte for byte those of a run that writes its reports itself; a worker that
- * fails leaves the run to write them.
+ * adds up while the run goes on; the summary and the report files are byte for byte those of a
+ * run that writes its reports itself; a worker that fails leaves the run to write them.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -43,6 +43,9 @@ Deno.test("a run with a report worker writes the same report.md and report.html 
       latency: null, // differs between any two runs
     }));
   assert.deepEqual(rows(beside), rows(alone));
+  // The summary's intervals, bootstrapped in the worker from the sums it fed, are the run's own.
+  assert.deepEqual(beside.summary.intervals, alone.summary.intervals);
+  assert.deepEqual({ ...beside.summary, latency: null }, { ...alone.summary, latency: null });
   const [a, b] = [
     await reportFiles(alone.dir, alone.id),
     await reportFiles(beside.dir, beside.id),

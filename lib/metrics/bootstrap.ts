@@ -118,7 +118,9 @@ export function bootstrapIntervals(
   const metrics = options.metrics ?? METRIC_REGISTRY;
   const intervals: Record<string, Interval | null> = {};
   for (const m of metrics) intervals[m.name] = null;
-  if (decisions.length === 0 || resamples === 0) return intervals as BootstrapIntervals;
+  if (decisions.length === 0 || resamples === 0 || metrics.length === 0) {
+    return intervals as BootstrapIntervals;
+  }
 
   // Each case's decisions, cases in order of first appearance.
   const perCase = [...groupBy(decisions, (d) => d.case).values()];

@@ -158,6 +158,14 @@ export const METRIC_REGISTRY: readonly MetricDefinition[] = [
 /** The metrics shown as columns of breakdown, comparison and engine tables. */
 export const COLUMN_METRICS: readonly MetricDefinition[] = METRIC_REGISTRY.filter((m) => m.column);
 
+/**
+ * The column metrics a breakdown table shows with their interval (the percent ones: accuracy);
+ * the report model bootstraps breakdown groups for these only.
+ */
+export const BREAKDOWN_INTERVAL_METRICS: readonly MetricDefinition[] = COLUMN_METRICS.filter((m) =>
+  m.format === "percent"
+);
+
 const BY_NAME: ReadonlyMap<string, MetricDefinition> = new Map(
   METRIC_REGISTRY.map((m) => [m.name, m]),
 );

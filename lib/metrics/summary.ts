@@ -15,7 +15,12 @@ import {
   type BootstrapOptions,
   type Interval,
 } from "./bootstrap.ts";
-import { type ByMetric, computeMetrics, METRIC_REGISTRY } from "./registry.ts";
+import {
+  type ByMetric,
+  computeMetrics,
+  METRIC_REGISTRY,
+  type MetricDefinition,
+} from "./registry.ts";
 
 /** Accuracy of the dataset's prior (always answering each question's most common gold label). */
 export const PRIOR_ACCURACY = 0.470;
@@ -50,6 +55,12 @@ export interface SummaryOptions extends BootstrapOptions {
    * here. A metric's interval does not depend on which others are computed with it.
    */
   intervals?: Readonly<Record<string, Interval | null>> | undefined;
+  /**
+   * The metrics whose intervals are bootstrapped; the others' intervals are null.
+   *
+   * @default {metrics}
+   */
+  intervalMetrics?: readonly MetricDefinition[] | undefined;
 }
 
 /** Request latency percentiles in milliseconds. */
@@ -164,21 +175,28 @@ export function summarize(
   };
 }
 
-/** The intervals of every metric: those given, and the others bootstrapped, in metric order. */
+/**
+ * The intervals of every metric: those given, and the others bootstrapped (those of
+ * `intervalMetrics`; null for the rest), in metric order.
+ */
 function summaryIntervals(
   decisions: readonly SummaryInput[],
   options: SummaryOptions,
 ): BootstrapIntervals {
-  const { intervals: given, ...bootstrap } = options;
-  if (given === undefined) return bootstrapIntervals(decisions, bootstrap);
+  const { intervals: given, intervalMetrics, ...bootstrap } = options;
+  if (given === undefined && intervalMetrics === undefined) {
+    return bootstrapIntervals(decisions, bootstrap);
+  }
   const metrics = options.metrics ?? METRIC_REGISTRY;
-  const rest = bootstrapIntervals(decisions, {
-    ...bootstrap,
-    metrics: metrics.filter((m) => !Object.hasOwn(given, m.name)),
-  });
+  const wanted = (m: MetricDefinition) =>
+    (intervalMetrics === undefined || intervalMetrics.includes(m)) &&
+    (given === undefined || !Object.hasOwn(given, m.name));
+  const rest = bootstrapIntervals(decisions, { ...bootstrap, metrics: metrics.filter(wanted) });
   const out: Record<string, Interval | null> = {};
   for (const m of metrics) {
-    out[m.name] = Object.hasOwn(given, m.name) ? given[m.name] ?? null : rest[m.name] ?? null;
+    out[m.name] = given !== undefined && Object.hasOwn(given, m.name)
+      ? given[m.name] ?? null
+      : rest[m.name] ?? null;
   }
   return out as BootstrapIntervals;
 }

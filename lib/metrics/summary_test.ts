@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { assertClose } from "./_assert_close.ts";
-import { METRIC_NAMES } from "./registry.ts";
+import { METRIC_NAMES, METRIC_REGISTRY } from "./registry.ts";
 import {
   breakdown,
   type BreakdownInput,
@@ -206,5 +206,25 @@ Deno.test("`summarize()` keeps intervals it is given and bootstraps the others, 
   assert.notEqual(fresh.intervals.aurc, null);
   for (const name of METRIC_NAMES.filter((n) => n !== "ece_em" && n !== "aurc")) {
     assert.deepEqual(given.intervals[name], fresh.intervals[name], name);
+  }
+});
+
+Deno.test("`summarize()` bootstraps only the `intervalMetrics`; the others' intervals are null", () => {
+  const decisions = [0, 1, 2, 3, 4, 5].map((i) =>
+    decision(`c${i}`, "w", "q", "noul", { correct: i % 2 === 0, confidence: 0.5 + i / 20 })
+  );
+  const fresh = summarize(decisions, { resamples: 200, seed: 1 });
+  const only = summarize(decisions, {
+    resamples: 200,
+    seed: 1,
+    intervalMetrics: METRIC_REGISTRY.filter((m) => m.name === "accuracy" || m.name === "aurc"),
+  });
+  assert.deepEqual(only.metrics, fresh.metrics);
+  assert.deepEqual(Object.keys(only.intervals), METRIC_NAMES);
+  assert.deepEqual(only.intervals.accuracy, fresh.intervals.accuracy);
+  assert.deepEqual(only.intervals.aurc, fresh.intervals.aurc);
+  assert.notEqual(fresh.intervals.kl, null);
+  for (const name of METRIC_NAMES.filter((n) => n !== "accuracy" && n !== "aurc")) {
+    assert.equal(only.intervals[name], null, name);
   }
 });

@@ -1,7 +1,8 @@
 /**
  * The worker behind {@linkcode RunReportWorker}: it loads the HTML renderer (Observable Plot and
- * linkedom) and sums the breakdowns' bootstraps while the run's requests go on, computes the
- * breakdowns once the last answer is in, and writes `report.html`.
+ * linkedom) and sums the summary's and breakdowns' bootstraps while the run's requests go on,
+ * reads the summary's intervals and the breakdowns off them once the last answer is in, and
+ * writes `report.html`.
  *
  * @module
  */
@@ -23,31 +24,35 @@ html.catch(() => {}); // a failed import is reported by the job that needs it
 
 let records: readonly DecisionRecord[] = [];
 let breakdowns: ReportBreakdowns | null = null;
-// The bootstraps of the planned run's breakdowns, summed as its answers come in.
-let fed: { run: string; seed: number; sums: ReportAccumulator } | null = null;
+// The bootstraps of the planned run's summary and breakdowns, summed as its answers come in.
+let fed: { run: string; sums: ReportAccumulator } | null = null;
 
 serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "plan") {
-    fed = { run: job.run, seed: job.seed, sums: new ReportAccumulator(job.cases, job.seed) };
+    fed = { run: job.run, sums: new ReportAccumulator(job.cases, job.seed) };
     return "";
   }
   if (job.kind === "cases") {
     if (fed?.run === job.run) fed.sums.add(job.records);
     return "";
   }
-  if (job.kind === "breakdowns") {
+  if (job.kind === "intervals") {
     records = job.records;
-    breakdowns = fed?.run === job.run && fed.seed === job.seed
+    breakdowns = null;
+    const names = new Set(job.metrics);
+    const metrics = METRIC_REGISTRY.filter((m) => names.has(m.name));
+    const intervals = fed?.run === job.run
+      ? fed.sums.intervals(records, job.seed, metrics)
+      : bootstrapIntervals(records, { seed: job.seed, metrics });
+    Atomics.store(job.done, 0, 1);
+    return intervals;
+  }
+  if (job.kind === "breakdowns") {
+    breakdowns = fed?.run === job.run
       ? fed.sums.breakdowns(records, job.seed)
       : reportBreakdowns(records, job.seed);
     fed = null;
-    Atomics.store(job.done, 0, 1);
     return breakdowns;
-  }
-  if (job.kind === "intervals") {
-    const names = new Set(job.metrics);
-    const metrics = METRIC_REGISTRY.filter((m) => names.has(m.name));
-    return bootstrapIntervals(records, { seed: job.seed, metrics });
   }
   const { htmlReport } = await html;
   const report = buildReport(job.run, records, job.info, {

@@ -7,10 +7,16 @@
  */
 import type { Case, DatasetInfo } from "../dataset/mod.ts";
 import {
+  BootstrapAccumulator,
+  type BootstrapIntervals,
+  bootstrapIntervals,
   breakdown,
+  BREAKDOWN_INTERVAL_METRICS,
   BreakdownAccumulator,
   type BreakdownRow,
   COLUMN_METRICS,
+  METRIC_REGISTRY,
+  type MetricDefinition,
   type PlannedCase,
   summarize,
   type Summary,
@@ -56,12 +62,13 @@ export interface BuildReportOptions {
 }
 
 /**
- * The bootstraps of a run's three breakdowns, fed while its cases are answered: cases may come
- * in any order (as answers arrive); each is added once every case planned before it is in, so
- * the sums are the ones {@linkcode reportBreakdowns} computes from the decisions in dataset
- * order.
+ * The bootstraps of a run's summary and three breakdowns, fed while its cases are answered:
+ * cases may come in any order (as answers arrive); each is added once every case planned before
+ * it is in, so the sums are the ones `summarize` and {@linkcode reportBreakdowns} compute from
+ * the decisions in dataset order.
  */
 export class ReportAccumulator {
+  readonly #summary: BootstrapAccumulator;
   readonly #byType: BreakdownAccumulator;
   readonly #byWorkflow: BreakdownAccumulator;
   readonly #byQuestion: BreakdownAccumulator;
@@ -76,7 +83,9 @@ export class ReportAccumulator {
    * @param seed The bootstrap seed (the run's).
    */
   constructor(cases: readonly PlannedCase[], seed: number) {
-    const options = { seed, metrics: COLUMN_METRICS };
+    // Only the metrics whose intervals the breakdowns have are summed.
+    this.#summary = new BootstrapAccumulator(Math.max(cases.length, 1), { seed });
+    const options = { seed, metrics: BREAKDOWN_INTERVAL_METRICS };
     this.#byType = new BreakdownAccumulator(cases, "type", options);
     this.#byWorkflow = new BreakdownAccumulator(cases, "workflow", options);
     this.#byQuestion = new BreakdownAccumulator(cases, "question", options);
@@ -103,10 +112,28 @@ export class ReportAccumulator {
     }
     for (let list = this.#waiting.get(this.#next); list; list = this.#waiting.get(this.#next)) {
       this.#waiting.delete(this.#next++);
+      this.#summary.add(list);
       this.#byType.add(list);
       this.#byWorkflow.add(list);
       this.#byQuestion.add(list);
     }
+  }
+
+  /**
+   * The summary's intervals of the run's decisions, reading the fed sums when they hold these
+   * decisions.
+   *
+   * @param records The run's decisions, in dataset order.
+   * @param seed The bootstrap seed (the one the sums were made with).
+   * @param metrics The metrics to bootstrap (the sums are read when they are every additive one).
+   * @returns The intervals, as `bootstrapIntervals(records, { seed, metrics })` gives them.
+   */
+  intervals(
+    records: readonly DecisionRecord[],
+    seed: number,
+    metrics: readonly MetricDefinition[] = METRIC_REGISTRY,
+  ): BootstrapIntervals {
+    return bootstrapIntervals(records, { seed, metrics, accumulated: this.#summary });
   }
 
   /**
@@ -123,7 +150,8 @@ export class ReportAccumulator {
 
 /**
  * The breakdowns a report shows: by question type, workflow and question, each with the column
- * metrics' bootstrap intervals.
+ * metrics and the bootstrap intervals of those shown with one (`BREAKDOWN_INTERVAL_METRICS`:
+ * accuracy); the others' intervals are null.
  *
  * @param records The run's decisions.
  * @param seed The bootstrap seed (the run's).
@@ -142,9 +170,9 @@ function breakdownsOf(
   seed: number,
   [byType, byWorkflow, byQuestion]: readonly (BreakdownAccumulator | undefined)[] = [],
 ): ReportBreakdowns {
-  // Breakdown tables show the column metrics only: bootstrapping the others per group (the
-  // sample-form calibration measures above all) would only cost time.
-  const options = { seed, metrics: COLUMN_METRICS };
+  // Breakdown tables show the column metrics only, and only accuracy with its interval:
+  // bootstrapping the others per group would only cost time.
+  const options = { seed, metrics: COLUMN_METRICS, intervalMetrics: BREAKDOWN_INTERVAL_METRICS };
   return {
     byType: breakdown(records, "type", { ...options, accumulated: byType }),
     byWorkflow: breakdown(records, "workflow", { ...options, accumulated: byWorkflow }),

@@ -47,19 +47,21 @@ Deno.test("breakdowns from sums fed case by case, in any order, are the breakdow
   assert.deepEqual(sums.breakdowns(all, 3), reportBreakdowns(all, 3));
 });
 
-Deno.test("the fed sums are what the breakdowns read", () => {
+Deno.test("the fed sums are what the breakdowns read; only accuracy is bootstrapped", () => {
   const all = records();
   const sums = new ReportAccumulator(plan(all), 3);
-  // Fed other KL values than the decisions have: the KL intervals show them.
-  sums.add(all.map((r) => (r.kl === null ? r : { ...r, kl: 7 })));
+  // Fed every decision as a miss: the accuracy intervals show it.
+  sums.add(all.map((r) => ({ ...r, correct: false })));
   const fed = sums.breakdowns(all, 3);
-  assert.deepEqual(fed.byType[0]!.intervals.kl, [7, 7]);
-  assert.notDeepEqual(reportBreakdowns(all, 3).byType[0]!.intervals.kl, [7, 7]);
-  // Accuracy was fed the decisions' own values.
-  assert.deepEqual(
-    fed.byType[0]!.intervals.accuracy,
-    reportBreakdowns(all, 3).byType[0]!.intervals.accuracy,
-  );
+  const fresh = reportBreakdowns(all, 3);
+  assert.deepEqual(fed.byType[0]!.intervals.accuracy, [0, 0]);
+  assert.notDeepEqual(fresh.byType[0]!.intervals.accuracy, [0, 0]);
+  // The values are the decisions' own, and the metrics shown without an interval have none.
+  assert.deepEqual(fed.byType[0]!.metrics, fresh.byType[0]!.metrics);
+  for (const row of [...fresh.byType, ...fresh.byWorkflow, ...fresh.byQuestion]) {
+    assert.notEqual(row.intervals.accuracy, null, row.key);
+    for (const name of ["kl", "brier", "ece", "nll"]) assert.equal(row.intervals[name], null);
+  }
 });
 
 Deno.test("groups whose sums miss a case, or got a case that is not in the plan, are computed from the decisions", () => {
@@ -86,7 +88,8 @@ Deno.test("groups whose sums miss a case, or got a case that is not in the plan,
 Deno.test("sums made with another seed are not read", () => {
   const all = records();
   const sums = new ReportAccumulator(plan(all), 4);
-  sums.add(all);
+  // Fed every decision as a miss: read, the accuracy intervals would be [0, 0].
+  sums.add(all.map((r) => ({ ...r, correct: false })));
   assert.deepEqual(sums.breakdowns(all, 3), reportBreakdowns(all, 3));
-  assert.notDeepEqual(reportBreakdowns(all, 4), reportBreakdowns(all, 3));
+  assert.notDeepEqual(sums.breakdowns(all, 4), reportBreakdowns(all, 4));
 });

@@ -1,15 +1,16 @@
 /**
  * A run's reports computed beside it: one module worker loads the HTML renderer (Observable Plot
- * and linkedom) and sums the breakdowns' bootstraps case by case while the requests go on; once
- * the last answer is in, it reads the breakdowns while the run computes the summary, then writes
- * `report.html` while the run writes `report.md` and the index. The files are the ones the run
- * would write itself, byte for byte.
+ * and linkedom) and sums the summary's and breakdowns' bootstraps case by case while the
+ * requests go on; once the last answer is in, it reads the summary's intervals off them while
+ * the run computes the summary's values, then the breakdowns, then writes `report.html` while
+ * the run writes `report.md` and the index. The files are the ones the run would write itself,
+ * byte for byte.
  *
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
-import type { Interval, PlannedCase } from "../metrics/mod.ts";
+import type { BootstrapIntervals, PlannedCase } from "../metrics/mod.ts";
 import type { ReportBreakdowns } from "./model.ts";
 import type { CalibrationTables } from "./calibration_tables.ts";
 import { JobWorker } from "../job_worker.ts";
@@ -19,14 +20,15 @@ export type RunReportJob =
   | { kind: "plan"; run: string; cases: readonly PlannedCase[]; seed: number }
   | { kind: "cases"; run: string; records: readonly DecisionRecord[] }
   | {
-    kind: "breakdowns";
+    kind: "intervals";
     run: string;
     records: readonly DecisionRecord[];
+    metrics: readonly string[];
     seed: number;
-    /** Set to 1 by the worker once the breakdowns are computed (shared memory). */
+    /** Set to 1 by the worker once the intervals are computed (shared memory). */
     done: Int32Array;
   }
-  | { kind: "intervals"; metrics: readonly string[]; seed: number }
+  | { kind: "breakdowns"; run: string; seed: number }
   | {
     kind: "html";
     run: RunJson;
@@ -38,11 +40,11 @@ export type RunReportJob =
 /** What a job of the worker gives back. */
 export type RunReportAnswer =
   | ReportBreakdowns
-  | Readonly<Record<string, Interval | null | undefined>>
+  | BootstrapIntervals
   | string;
 
 /**
- * The worker that computes a run's breakdowns and writes its `report.html`. A caller that runs a
+ * The worker that bootstraps a run's summary and breakdowns and writes its `report.html`. A caller that runs a
  * benchmark and exits (`deno task bench`) makes one, hands it to `runBenchmark` (`reportWorker`)
  * and closes it at the end. The run starts it once its first answer is in, when enough cases are
  * left to hide the ~100 ms its renderer takes to load (starting a worker also holds the run's
@@ -60,7 +62,7 @@ export class RunReportWorker implements Disposable {
     "write the run's reports in a worker",
   );
   #closed = false;
-  // Shared with the worker: 1 once the last breakdowns asked for are computed.
+  // Shared with the worker: 1 once the last intervals asked for are computed.
   #done = new Int32Array(new SharedArrayBuffer(4));
 
   /** The `report.html` files the worker has written. */
@@ -70,11 +72,11 @@ export class RunReportWorker implements Disposable {
   fed = 0;
 
   /**
-   * Whether the worker has computed the breakdowns of the last
-   * {@linkcode RunReportWorker.breakdowns} call, read at once from memory shared with it: true
+   * Whether the worker has computed the intervals of the last
+   * {@linkcode RunReportWorker.intervals} call, read at once from memory shared with it: true
    * before its answer has reached a thread that is busy.
    */
-  get breakdownsDone(): boolean {
+  get intervalsDone(): boolean {
     return Atomics.load(this.#done, 0) === 1;
   }
 
@@ -122,23 +124,51 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
-   * Computes the report's breakdowns of these decisions in the worker, which keeps the
-   * decisions and breakdowns for {@linkcode RunReportWorker.html}.
+   * Bootstraps some of the summary's intervals of the run's decisions in the worker, while the
+   * run bootstraps the others (`summarize`'s `intervals`). The worker keeps the decisions for
+   * {@linkcode RunReportWorker.breakdowns} and {@linkcode RunReportWorker.html}.
    *
    * @param records The run's decisions, in dataset order.
+   * @param metrics Names of registered metrics.
    * @param seed The run's bootstrap seed.
    * @param run The run id: the sums of its cases handed over by
    *   {@linkcode RunReportWorker.cases} are used, not computed again.
+   * @returns Their intervals, as `bootstrapIntervals` gives them.
+   * @throws {Error} When the worker is not started or fails.
+   */
+  async intervals(
+    records: readonly DecisionRecord[],
+    metrics: readonly string[],
+    seed: number,
+    run = "",
+  ): Promise<BootstrapIntervals> {
+    Atomics.store(this.#done, 0, 0);
+    const answer = await this.#send({
+      kind: "intervals",
+      run,
+      records,
+      metrics,
+      seed,
+      done: this.#done,
+    });
+    if (typeof answer === "string" || "byType" in answer) {
+      throw new Error("The report worker gave no intervals");
+    }
+    return answer as BootstrapIntervals;
+  }
+
+  /**
+   * Computes the report's breakdowns of the decisions of the last
+   * {@linkcode RunReportWorker.intervals} call in the worker, which keeps them for
+   * {@linkcode RunReportWorker.html}.
+   *
+   * @param seed The run's bootstrap seed.
+   * @param run The run id, as given to {@linkcode RunReportWorker.intervals}.
    * @returns The breakdowns, as `reportBreakdowns(records, seed)` gives them.
    * @throws {Error} When the worker is not started or fails.
    */
-  async breakdowns(
-    records: readonly DecisionRecord[],
-    seed: number,
-    run = "",
-  ): Promise<ReportBreakdowns> {
-    Atomics.store(this.#done, 0, 0);
-    const answer = await this.#send({ kind: "breakdowns", run, records, seed, done: this.#done });
+  async breakdowns(seed: number, run = ""): Promise<ReportBreakdowns> {
+    const answer = await this.#send({ kind: "breakdowns", run, seed });
     if (typeof answer === "string" || !("byType" in answer)) {
       throw new Error("The report worker gave no breakdowns");
     }
@@ -146,29 +176,8 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
-   * Bootstraps some metrics' intervals of the decisions of the last
-   * {@linkcode RunReportWorker.breakdowns} call in the worker, while the run bootstraps the
-   * others (`summarize`'s `intervals`).
-   *
-   * @param metrics Names of registered metrics.
-   * @param seed The run's bootstrap seed.
-   * @returns Their intervals, as `bootstrapIntervals` gives them.
-   * @throws {Error} When the worker is not started or fails.
-   */
-  async intervals(
-    metrics: readonly string[],
-    seed: number,
-  ): Promise<Readonly<Record<string, Interval | null | undefined>>> {
-    const answer = await this.#send({ kind: "intervals", metrics, seed });
-    if (typeof answer === "string" || "byType" in answer) {
-      throw new Error("The report worker gave no intervals");
-    }
-    return answer;
-  }
-
-  /**
-   * Writes `report.html` of the finished run (atomically) from the decisions and breakdowns of
-   * the last {@linkcode RunReportWorker.breakdowns} call.
+   * Writes `report.html` of the finished run (atomically) from the decisions of the last
+   * {@linkcode RunReportWorker.intervals} call and the breakdowns computed from them.
    *
    * @param run The finished run record, with its summary.
    * @param info Dataset info for the attribution.

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  BREAKDOWN_INTERVAL_METRICS,
   type BreakdownRow,
   COLUMN_METRICS,
   METRIC_REGISTRY,
@@ -23,14 +24,15 @@ export interface TableData {
 }
 
 /**
- * Breakdown rows: group, n, each column metric of the registry (percent metrics with their
- * interval), errors.
+ * Breakdown rows: group, n, each column metric of the registry (those of
+ * `BREAKDOWN_INTERVAL_METRICS` with their interval), errors.
  *
  * @param rows Breakdown rows.
  * @returns The table.
  */
 export function breakdownData(rows: readonly BreakdownRow[]): TableData {
-  const withInterval = (m: (typeof COLUMN_METRICS)[number]) => m.format === "percent";
+  const withInterval = (m: (typeof COLUMN_METRICS)[number]) =>
+    BREAKDOWN_INTERVAL_METRICS.includes(m);
   return {
     header: [
       "group",

@@ -700,16 +700,17 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
-  // With the report worker started, it computes the breakdowns and some of the summary's
-  // intervals while the run computes the other intervals and the calibration tables.
+  // With the report worker started, it bootstraps the summary's intervals (reading the additive
+  // metrics' off the sums it added up while the run went on), then the breakdowns, while the run
+  // computes the summary's values and the calibration tables.
+  const fromWorker = worker?.started
+    ? worker.intervals(records, INTERVALS_BESIDE, spec.seed, id).catch(() => undefined)
+    : undefined;
   const breakdowns = worker?.started
-    ? worker.breakdowns(records, spec.seed, id).catch(() => undefined)
+    ? worker.breakdowns(spec.seed, id).catch(() => undefined)
     : undefined;
   const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
   using indexing = new RunIndexWrite(dbPath, dir);
-  const beside = worker?.started
-    ? worker.intervals(INTERVALS_BESIDE, workflow.seed).catch(() => undefined)
-    : undefined;
   const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
     ? await runRepeats({ cases, endpoint, dir, official: records }, {
       repeat: options.repeat,
@@ -724,20 +725,19 @@ export async function runPrepared(
   // The worker's intervals are left null here (their place in metric order kept) and filled in.
   const summary = summarize(records, {
     seed: workflow.seed,
-    intervals: beside && Object.fromEntries(INTERVALS_BESIDE.map((name) => [name, null])),
+    intervals: fromWorker && Object.fromEntries(INTERVALS_BESIDE.map((name) => [name, null])),
   });
   let calibration: CalibrationTables | undefined;
-  if (beside !== undefined) {
+  if (fromWorker !== undefined) {
     calibration = calibrationTables(records, spec.seed);
-    const metrics = METRIC_REGISTRY.filter((m) => INTERVALS_BESIDE.includes(m.name));
-    // The worker still summing cases, its breakdowns not even in (a server that answers as fast
+    // The worker still summing cases, its intervals not even in (a server that answers as fast
     // as the run asks leaves it behind): the run indexes its decisions while it waits. Otherwise
     // the index is written at the end, beside report.html.
-    if (worker?.breakdownsDone === false) {
-      indexing.decisions(run, records);
-    }
+    if (worker?.intervalsDone === false) indexing.decisions(run, records);
     // Computed here after all when the worker failed.
-    const intervals = await beside ?? bootstrapIntervals(records, { seed: workflow.seed, metrics });
+    const metrics = METRIC_REGISTRY.filter((m) => INTERVALS_BESIDE.includes(m.name));
+    const intervals = await fromWorker ??
+      bootstrapIntervals(records, { seed: workflow.seed, metrics });
     for (const { name } of metrics) summary.intervals[name] = intervals[name] ?? null;
   }
   const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
@@ -811,17 +811,11 @@ export async function runPrepared(
 }
 
 /**
- * The summary's intervals the report worker bootstraps while the run bootstraps the others and
- * computes the calibration tables: the rank-based measures, which share one sort (about two thirds
- * of the summary's bootstrap).
+ * The summary's intervals the report worker bootstraps while the run computes the summary's
+ * values and the calibration tables: every one (the additive metrics' read off the sums it adds
+ * up while the run goes on).
  */
-const INTERVALS_BESIDE: readonly string[] = [
-  "ece_em",
-  "ece_debiased",
-  "aurc",
-  "acc_at_50",
-  "acc_at_80",
-];
+const INTERVALS_BESIDE: readonly string[] = METRIC_REGISTRY.map((m) => m.name);
 
 /** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
 const WORKER_AFTER_CASES = 100;
