@@ -22,6 +22,7 @@
 import { join } from "node:path";
 import process from "node:process";
 import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
+import { runMain } from "../lib/cli/main.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
 import { type Dataset, loadDataset } from "../lib/dataset/mod.ts";
 import { prepareEndpoint, runPrepared, validateWorkflow } from "../lib/workflow/mod.ts";
@@ -587,8 +588,11 @@ async function curveSection(ctx: Context): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const { values } = parse(Deno.args, {
+const USAGE =
+  "usage: deno task perf [--rounds N] [--parallel N] [--predictor NAME] [--only SECTION,…]";
+
+async function main(args: string[]): Promise<number> {
+  const { values } = parse(args, {
     rounds: { type: "string" },
     parallel: { type: "string" },
     predictor: { type: "string" },
@@ -640,6 +644,7 @@ async function main(): Promise<void> {
     for (const s of servers.values()) await s.close();
     await Deno.remove(out, { recursive: true });
   }
+  return 0;
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) await runMain(main, { usage: USAGE });

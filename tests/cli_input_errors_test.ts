@@ -110,6 +110,17 @@ Deno.test("usage and input errors exit 2 with one message, before a run director
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /line 1/);
     });
+    await t.step("perf with an unknown --only section or a bad --rounds", async () => {
+      const r = await runScript("perf.ts", ["--only", "phase,nope"]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /^decibench: --only: unknown section "nope"; give some of phase,/);
+      assert.match(r.stderr, /usage: deno task perf/);
+      assert.doesNotMatch(r.stderr, /Uncaught|    at /);
+      const rounds = await runScript("perf.ts", ["--rounds", "0"]);
+      assert.equal(rounds.code, 2, rounds.stderr);
+      assert.match(rounds.stderr, /--rounds/);
+      assert.doesNotMatch(rounds.stderr, /Uncaught|    at /);
+    });
     await t.step("sweep with a labels line that breaks the format", async () => {
       const labels = `${tmp}/labels.jsonl`;
       await Deno.writeTextFile(labels, `{"id": "a", "lane": "l", "p_yes": 2, "label": true}\n`);
