@@ -102,8 +102,12 @@ export function weighTies(
  * correctness read, and the weights), never by identity alone, so a changed input is recomputed.
  */
 export interface SharedTies {
-  /** The weighted runs for these weights (the returned object is overwritten by the next call). */
-  weigh(weights: Float64Array): WeightedTies;
+  /**
+   * The weighted runs for these weights (the returned object is overwritten by the next call).
+   * With a `stamp`, the runs are reused when the array and the stamp are those of the last call
+   * (the caller changes the stamp whenever it refills the array); without, when the weights are.
+   */
+  weigh(weights: Float64Array, stamp?: number): WeightedTies;
   /** A counter that changes whenever `weigh` recomputed the runs. */
   readonly version: number;
 }
@@ -130,14 +134,13 @@ export function sharedTies(decisions: readonly RankInput[]): SharedTies {
   ) return lastShared.shared;
   const prepared = prepareTies(decisions);
   const buffer = weighTies(prepared);
-  let lastWeights: Float64Array | null = null;
+  const last = new LastWeights();
   let version = 0;
   const shared: SharedTies = {
-    weigh(weights) {
-      if (lastWeights && sameNumbers(lastWeights, weights)) return buffer;
+    weigh(weights, stamp) {
+      if (last.same(weights, stamp)) return buffer;
       weighTies(prepared, weights, buffer);
-      if (lastWeights?.length === weights.length) lastWeights.set(weights);
-      else lastWeights = weights.slice();
+      last.keep(weights, stamp);
       version++;
       return buffer;
     },
@@ -147,6 +150,48 @@ export function sharedTies(decisions: readonly RankInput[]): SharedTies {
   };
   lastShared = { confidence, correct, shared };
   return shared;
+}
+
+/**
+ * The weights of the last evaluation of work shared by several metrics: the array and its stamp
+ * when the caller gave one (it changes the stamp whenever it refills the array), else a copy of
+ * the weights.
+ */
+export class LastWeights {
+  #array: Float64Array | null = null;
+  #stamp: number | undefined;
+  #copy: Float64Array | null = null;
+
+  /**
+   * Whether these weights are those last kept.
+   *
+   * @param weights The weights.
+   * @param stamp The caller's stamp of the array, if any.
+   * @returns True when the last evaluation holds for them.
+   */
+  same(weights: Float64Array, stamp: number | undefined): boolean {
+    if (stamp !== undefined) return weights === this.#array && stamp === this.#stamp;
+    return this.#copy !== null && sameNumbers(this.#copy, weights);
+  }
+
+  /**
+   * Keeps the weights just evaluated.
+   *
+   * @param weights The weights.
+   * @param stamp The caller's stamp of the array, if any.
+   */
+  keep(weights: Float64Array, stamp: number | undefined): void {
+    if (stamp !== undefined) {
+      this.#array = weights;
+      this.#stamp = stamp;
+      this.#copy = null;
+      return;
+    }
+    this.#array = null;
+    this.#stamp = undefined;
+    if (this.#copy?.length === weights.length) this.#copy.set(weights);
+    else this.#copy = weights.slice();
+  }
 }
 
 function sameNumbers(a: Float64Array, b: Float64Array): boolean {

@@ -367,7 +367,7 @@ function sampleIntervals(
     for (let k = 0; k < sample.length; k++) {
       const fast = weighted[k];
       if (fast) {
-        const v = fast(weightsOf[k] as Float64Array);
+        const v = fast(weightsOf[k] as Float64Array, r);
         if (v !== null) record(stats, counts, k, v);
         continue;
       }

@@ -187,8 +187,8 @@ function equalMassMetric(
     // `ece_em` and `ece_debiased` read the same bins of the same resample: computed once.
     const shared = sharedTies(decisions);
     const cache = bins15.get(shared);
-    return (weights: Float64Array) => {
-      const ties = shared.weigh(weights);
+    return (weights: Float64Array, stamp?: number) => {
+      const ties = shared.weigh(weights, stamp);
       const hit = cache.version === shared.version ? cache.bins : null;
       const bins = hit ?? equalMassBins(ties, 15);
       cache.version = shared.version;

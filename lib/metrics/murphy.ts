@@ -20,6 +20,7 @@
  * @module
  */
 import type { MetricInput, SampleMetric } from "./registry.ts";
+import { LastWeights } from "./_confidence.ts";
 import { probabilityOf } from "./_distribution.ts";
 
 /** The fields the decomposition reads from a decision. */
@@ -144,7 +145,7 @@ function prepareMurphy(
 
 let lastMurphy: {
   decisions: readonly MurphyInput[];
-  weighted: (weights: Float64Array) => MurphyDecomposition | null;
+  weighted: (weights: Float64Array, stamp?: number) => MurphyDecomposition | null;
 } | null = null;
 
 /**
@@ -153,19 +154,15 @@ let lastMurphy: {
  */
 function sharedMurphy(
   decisions: readonly MurphyInput[],
-): (weights: Float64Array) => MurphyDecomposition | null {
+): (weights: Float64Array, stamp?: number) => MurphyDecomposition | null {
   if (lastMurphy && lastMurphy.decisions === decisions) return lastMurphy.weighted;
   const compute = prepareMurphy(decisions);
-  let lastWeights: Float64Array | null = null;
+  const kept = new LastWeights();
   let last: MurphyDecomposition | null = null;
-  const weighted = (weights: Float64Array) => {
-    if (lastWeights && lastWeights.length === weights.length) {
-      let same = true;
-      for (let i = 0; i < weights.length && same; i++) same = lastWeights[i] === weights[i];
-      if (same) return last;
-      lastWeights.set(weights);
-    } else lastWeights = weights.slice();
+  const weighted = (weights: Float64Array, stamp?: number) => {
+    if (kept.same(weights, stamp)) return last;
     last = compute(weights);
+    kept.keep(weights, stamp);
     return last;
   };
   lastMurphy = { decisions, weighted };
@@ -195,8 +192,8 @@ function component(
     },
     prepare(decisions: readonly MetricInput[]) {
       const weighted = sharedMurphy(decisions);
-      return (weights: Float64Array) => {
-        const m = weighted(weights);
+      return (weights: Float64Array, stamp?: number) => {
+        const m = weighted(weights, stamp);
         return m === null ? null : pick(m);
       };
     },

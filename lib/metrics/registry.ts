@@ -120,13 +120,18 @@ export interface SampleMetric extends MetricBase {
    * grouping) and returns a function giving the metric over the multiset in which decision `i`
    * appears `weights[i]` times — the value `compute` gives on that multiset — so a resample
    * costs one pass instead of a rebuilt, re-sorted list. Metrics given the same array may share
-   * the work, so neither the array nor its decisions may change after the call.
+   * the work, so neither the array nor its decisions may change after the call. A caller that
+   * refills one array passes a `stamp` it changes with every refill (the bootstrap passes the
+   * resample's index): metrics that share work then compare the array and the stamp, not the
+   * weights one by one.
    *
    * @param decisions The covered decisions, in a fixed order.
    * @returns The metric for a weight (a whole number ≥ 0) per decision.
    */
   prepare?:
-    | ((decisions: readonly MetricInput[]) => (weights: Float64Array) => number | null)
+    | ((
+      decisions: readonly MetricInput[],
+    ) => (weights: Float64Array, stamp?: number) => number | null)
     | undefined;
 }
 

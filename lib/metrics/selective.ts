@@ -144,7 +144,7 @@ function fromTies(
     compute: (decisions) => estimate(weighTies(prepareTies(decisions))),
     prepare: (decisions) => {
       const shared = sharedTies(decisions);
-      return (weights) => estimate(shared.weigh(weights));
+      return (weights, stamp) => estimate(shared.weigh(weights, stamp));
     },
   };
 }

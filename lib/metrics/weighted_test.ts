@@ -64,6 +64,11 @@ Deno.test("every weighted sample metric equals `compute` on the weighted multise
         }
         // asking again with the same weights gives the same value
         assert.equal(weighted(weights), actual);
+        // With the caller's stamp (the bootstrap's resample index), refilled in place too.
+        const stamped = metric.prepare!(covered);
+        assert.equal(stamped(weights, round), actual, `${metric.name} round ${round}, stamped`);
+        assert.equal(stamped(weights, round), actual);
+        assert.equal(weighted(weights), actual, "unstamped after stamped");
       }
     });
   }
