@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startReferenceServer } from "../lib/server/mod.ts";
+import { summarize } from "../lib/metrics/mod.ts";
 import { RunReportWorker, writeReports } from "../lib/report/mod.ts";
 import { loadWorkflow, runBenchmark, type RunOptions } from "../lib/workflow/mod.ts";
 
@@ -75,7 +76,7 @@ Deno.test("a run with a report worker writes the same report.md and report.html 
   await Deno.remove(root, { recursive: true });
 });
 
-Deno.test("a short run leaves the report worker unstarted, and a closed worker leaves the run to write its reports", async () => {
+Deno.test("a short run leaves the report worker unstarted; a closed worker leaves the run to write its reports, a failed job to bootstrap its intervals", async () => {
   await using server = await startReferenceServer({ predictor: "uniform" });
   const workflow = await loadWorkflow("workflows/reference.ts");
   const root = await Deno.makeTempDir();
@@ -101,7 +102,28 @@ Deno.test("a short run leaves the report worker unstarted, and a closed worker l
     },
   });
   assert.equal(closed.status, "completed");
+  // The intervals the worker would have bootstrapped are the run's own.
+  assert.deepEqual(
+    closed.summary.intervals,
+    summarize(closed.records, { seed: closed.run.spec.seed }).intervals,
+  );
+  assert.ok(closed.summary.intervals.accuracy !== null && closed.summary.intervals.aurc !== null);
   assert.match(await Deno.readTextFile(join(closed.dir, "report.html")), /<svg/);
+
+  // A worker whose intervals job fails at the end of the run: the run bootstraps them itself.
+  class NoIntervals extends RunReportWorker {
+    override intervals(): ReturnType<RunReportWorker["intervals"]> {
+      return Promise.reject(new Error("the worker stopped"));
+    }
+  }
+  using failingJob = new NoIntervals();
+  const fallback = await run("fallback", 120, { reportWorker: failingJob });
+  assert.ok(failingJob.started);
+  assert.equal(fallback.status, "completed");
+  assert.deepEqual(
+    fallback.summary.intervals,
+    summarize(fallback.records, { seed: fallback.run.spec.seed }).intervals,
+  );
   assert.match(await Deno.readTextFile(join(closed.dir, "report.md")), /## By question/);
   await Deno.remove(root, { recursive: true });
 });
