@@ -83,8 +83,9 @@ export class ReportAccumulator {
    * @param seed The bootstrap seed (the run's).
    */
   constructor(cases: readonly PlannedCase[], seed: number) {
-    // Only the metrics whose intervals the breakdowns have are summed.
+    // Every additive metric of the summary (a run that plans no case has nothing to sum).
     this.#summary = new BootstrapAccumulator(Math.max(cases.length, 1), { seed });
+    // Only the metrics whose intervals the breakdowns have.
     const options = { seed, metrics: BREAKDOWN_INTERVAL_METRICS };
     this.#byType = new BreakdownAccumulator(cases, "type", options);
     this.#byWorkflow = new BreakdownAccumulator(cases, "workflow", options);
