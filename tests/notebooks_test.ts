@@ -99,7 +99,11 @@ Deno.test({
         // Summary lines are display data, never stdout: the kernel's stream can come after the
         // cell ends, and nbconvert drops it (seen in CI).
         const said = outputs.map((o) => text(o.data?.["text/plain"])).join("");
-        assert.match(said, /decisions, status completed/, `${name} did not show the run line`);
+        assert.match(
+          said,
+          /decisions, status completed/,
+          `${name} did not show the run line; it said: ${said.slice(0, 2000)}`,
+        );
         if (name === "explore_run") {
           assert.match(said, /No stored run: benchmarked the reference server/);
         }

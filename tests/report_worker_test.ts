@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { summarize } from "../lib/metrics/mod.ts";
-import { RunReportWorker, writeReports } from "../lib/report/mod.ts";
+import { reportBreakdowns, RunReportWorker, writeReports } from "../lib/report/mod.ts";
 import { loadWorkflow, runBenchmark, type RunOptions } from "../lib/workflow/mod.ts";
 
 /** Report files with the run id and timestamps masked (they differ between any two runs). */
@@ -123,6 +123,12 @@ Deno.test("a short run leaves the report worker unstarted; a closed worker leave
   assert.deepEqual(
     fallback.summary.intervals,
     summarize(fallback.records, { seed: fallback.run.spec.seed }).intervals,
+  );
+  // The worker, never handed the decisions, leaves the breakdowns to the run too.
+  const { byType, byWorkflow, byQuestion } = fallback.report;
+  assert.deepEqual(
+    { byType, byWorkflow, byQuestion },
+    reportBreakdowns(fallback.records, fallback.run.spec.seed),
   );
   assert.match(await Deno.readTextFile(join(closed.dir, "report.md")), /## By question/);
   await Deno.remove(root, { recursive: true });

@@ -22,10 +22,29 @@ import { serveJobs } from "../job_worker.ts";
 const html = import("./html.ts");
 html.catch(() => {}); // a failed import is reported by the job that needs it
 
-let records: readonly DecisionRecord[] = [];
+// The decisions of the last intervals job, for the breakdowns and report.html (null when that job
+// could not put them together).
+let records: readonly DecisionRecord[] | null = null;
 let breakdowns: ReportBreakdowns | null = null;
 // The bootstraps of the planned run's summary and breakdowns, summed as its answers come in.
 let fed: { run: string; sums: ReportAccumulator } | null = null;
+// The decisions handed over while the run went on, per case.
+let handed: { run: string; cases: Map<string, DecisionRecord[]> } = { run: "", cases: new Map() };
+
+/** The run's decisions in dataset order, from those handed over case by case. */
+function handedRecords(run: string, order: readonly string[]): DecisionRecord[] {
+  if (handed.run !== run) throw new Error("The report worker holds no decisions of this run");
+  return order.flatMap((id) => {
+    const list = handed.cases.get(id);
+    if (list === undefined) throw new Error(`The report worker holds no decision of case "${id}"`);
+    return list;
+  });
+}
+
+function decisions(): readonly DecisionRecord[] {
+  if (records === null) throw new Error("The report worker holds no decisions of the run");
+  return records;
+}
 
 serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "plan") {
@@ -33,12 +52,20 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
     return "";
   }
   if (job.kind === "cases") {
+    if (handed.run !== job.run) handed = { run: job.run, cases: new Map() };
+    for (const r of job.records) {
+      const list = handed.cases.get(r.case);
+      if (list) list.push(r);
+      else handed.cases.set(r.case, [r]);
+    }
     if (fed?.run === job.run) fed.sums.add(job.records);
     return "";
   }
   if (job.kind === "intervals") {
-    records = job.records;
+    records = null;
     breakdowns = null;
+    records = job.records ?? handedRecords(job.run, job.order);
+    handed = { run: "", cases: new Map() };
     const names = new Set(job.metrics);
     const metrics = METRIC_REGISTRY.filter((m) => names.has(m.name));
     const intervals = fed?.run === job.run
@@ -49,13 +76,13 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   }
   if (job.kind === "breakdowns") {
     breakdowns = fed?.run === job.run
-      ? fed.sums.breakdowns(records, job.seed)
-      : reportBreakdowns(records, job.seed);
+      ? fed.sums.breakdowns(decisions(), job.seed)
+      : reportBreakdowns(decisions(), job.seed);
     fed = null;
     return breakdowns;
   }
   const { htmlReport } = await html;
-  const report = buildReport(job.run, records, job.info, {
+  const report = buildReport(job.run, decisions(), job.info, {
     ...(breakdowns !== null ? { breakdowns } : {}),
     calibration: job.calibration,
   });

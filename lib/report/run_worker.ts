@@ -22,7 +22,10 @@ export type RunReportJob =
   | {
     kind: "intervals";
     run: string;
-    records: readonly DecisionRecord[];
+    /** The run's decisions; absent when every one was handed over with `cases` already. */
+    records?: readonly DecisionRecord[] | undefined;
+    /** The run's case ids, in dataset order (for `records` put together from those handed over). */
+    order: readonly string[];
     metrics: readonly string[];
     seed: number;
     /** Set to 1 by the worker once the intervals are computed (shared memory). */
@@ -119,8 +122,26 @@ export class RunReportWorker implements Disposable {
    * @param records Every decision of each case.
    */
   cases(run: string, records: readonly DecisionRecord[]): void {
-    const n = new Set(records.map((r) => r.case)).size;
-    this.#send({ kind: "cases", run, records }).then(() => this.fed += n, () => {});
+    if (this.#handed.run !== run) this.#handed = { run, cases: new Map() };
+    const ids = new Set<string>();
+    for (const r of records) {
+      ids.add(r.case);
+      this.#handed.cases.set(r.case, (this.#handed.cases.get(r.case) ?? 0) + 1);
+    }
+    this.#send({ kind: "cases", run, records }).then(() => this.fed += ids.size, () => {});
+  }
+
+  // The decisions per case handed over with `cases` for the last run: those the worker holds.
+  #handed: { run: string; cases: Map<string, number> } = { run: "", cases: new Map() };
+
+  /** Whether the worker holds exactly these decisions of the run (counted per case). */
+  #holds(run: string, records: readonly DecisionRecord[]): boolean {
+    if (this.#handed.run !== run) return false;
+    const counts = new Map<string, number>();
+    for (const r of records) counts.set(r.case, (counts.get(r.case) ?? 0) + 1);
+    if (counts.size !== this.#handed.cases.size) return false;
+    for (const [id, n] of counts) if (this.#handed.cases.get(id) !== n) return false;
+    return true;
   }
 
   /**
@@ -143,10 +164,13 @@ export class RunReportWorker implements Disposable {
     run = "",
   ): Promise<BootstrapIntervals> {
     Atomics.store(this.#done, 0, 0);
+    // Decisions the worker holds already are not copied to it again.
+    const order = [...new Set(records.map((r) => r.case))];
     const answer = await this.#send({
       kind: "intervals",
       run,
-      records,
+      ...(this.#holds(run, records) ? {} : { records }),
+      order,
       metrics,
       seed,
       done: this.#done,
