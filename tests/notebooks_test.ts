@@ -63,6 +63,11 @@ async function execute(
   return notebook.cells.flatMap((cell: { outputs?: Output[] }) => cell.outputs ?? []);
 }
 
+/** The text lines a notebook showed as display data. */
+function shown(outputs: readonly Output[]): string {
+  return outputs.map((o) => text(o.data?.["text/plain"])).join("");
+}
+
 Deno.test({
   name: "every notebook executes top to bottom without an error output and draws a chart",
   async fn(t) {
@@ -85,7 +90,13 @@ Deno.test({
         const env: Record<string, string> = name === "explore_run"
           ? { DECIBENCH_RUNS_DIR: emptyRuns }
           : { DECIBENCH_RUN_DIR: runDir };
-        const outputs = await execute(name, outDir, env);
+        let outputs = await execute(name, outDir, env);
+        // The Deno kernel can publish a display after nbconvert has seen its cell end, which then
+        // drops it (seen once under the parallel suite): a notebook whose run line is missing runs
+        // once more, so only one that never shows it fails.
+        if (!shown(outputs).includes("decisions, status completed")) {
+          outputs = await execute(name, await Deno.makeTempDir(), env);
+        }
         const errors = outputs.filter((o) =>
           o.output_type === "error" || (o.output_type === "stream" && o.name === "stderr")
         );
@@ -98,7 +109,7 @@ Deno.test({
         assert.ok(charts.length > 0, `${name} drew no chart`);
         // Summary lines are display data, never stdout: the kernel's stream can come after the
         // cell ends, and nbconvert drops it (seen in CI).
-        const said = outputs.map((o) => text(o.data?.["text/plain"])).join("");
+        const said = shown(outputs);
         assert.match(
           said,
           /decisions, status completed/,
