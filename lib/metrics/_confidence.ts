@@ -99,7 +99,8 @@ export function weighTies(
  * Tie runs shared by the rank-based estimators that read the same decisions in the same
  * bootstrap (`ece_em`, `ece_debiased`, `aurc`, `acc_at_50`, `acc_at_80`): one sort per
  * bootstrap, one weighting per resample. Reuse is decided by content (the confidences and
- * correctness read, and the weights), never by identity alone, so a changed input is recomputed.
+ * correctness read, and the weights), or for the weights by the array and the stamp its caller
+ * changes with every refill; never by identity alone, so a changed input is recomputed.
  */
 export interface SharedTies {
   /**

@@ -50,13 +50,8 @@ export interface BreakdownInput extends SummaryInput {
 /** Options of {@linkcode summarize} and {@linkcode breakdown}. */
 export interface SummaryOptions extends BootstrapOptions {
   /**
-   * Intervals of some metrics already bootstrapped from the same decisions with the same options
-   * (a run's report worker computes some beside the summary); the other metrics are bootstrapped
-   * here. A metric's interval does not depend on which others are computed with it.
-   */
-  intervals?: Readonly<Record<string, Interval | null>> | undefined;
-  /**
-   * The metrics whose intervals are bootstrapped; the others' intervals are null.
+   * The metrics whose intervals are bootstrapped; the others' intervals are null (`[]` leaves
+   * every interval to the caller: a run's report worker bootstraps them beside the summary).
    *
    * @default {metrics}
    */
@@ -176,33 +171,25 @@ export function summarize(
 }
 
 /**
- * The intervals of every metric: those given, and the others bootstrapped (those of
- * `intervalMetrics`; null for the rest), in metric order.
+ * The intervals of every metric, in metric order: those of `intervalMetrics` bootstrapped, null
+ * for the rest.
  */
 function summaryIntervals(
   decisions: readonly SummaryInput[],
   options: SummaryOptions,
 ): BootstrapIntervals {
-  const { intervals: given, intervalMetrics, ...bootstrap } = options;
-  if (given === undefined && intervalMetrics === undefined) {
-    return bootstrapIntervals(decisions, bootstrap);
-  }
+  const { intervalMetrics, ...bootstrap } = options;
+  if (intervalMetrics === undefined) return bootstrapIntervals(decisions, bootstrap);
   const metrics = options.metrics ?? METRIC_REGISTRY;
-  const wanted = (m: MetricDefinition) =>
-    (intervalMetrics === undefined || intervalMetrics.includes(m)) &&
-    (given === undefined || !Object.hasOwn(given, m.name));
-  const rest = bootstrapIntervals(decisions, { ...bootstrap, metrics: metrics.filter(wanted) });
+  const wanted = metrics.filter((m) => intervalMetrics.includes(m));
+  const some = bootstrapIntervals(decisions, { ...bootstrap, metrics: wanted });
   const out: Record<string, Interval | null> = {};
-  for (const m of metrics) {
-    out[m.name] = given !== undefined && Object.hasOwn(given, m.name)
-      ? given[m.name] ?? null
-      : rest[m.name] ?? null;
-  }
+  for (const m of metrics) out[m.name] = some[m.name] ?? null;
   return out as BootstrapIntervals;
 }
 
 /** Options for {@linkcode breakdown}. */
-export interface BreakdownOptions extends Omit<SummaryOptions, "accumulated" | "intervals"> {
+export interface BreakdownOptions extends Omit<SummaryOptions, "accumulated"> {
   /**
    * The groups' bootstraps, fed case by case while a run went on; a group's sums are used when
    * they hold that group's cases (else its intervals are computed here).

@@ -190,25 +190,6 @@ Deno.test("`rating()` follows the dataset card's reference points", async (t) =>
   }
 });
 
-Deno.test("`summarize()` keeps intervals it is given and bootstraps the others, in metric order", () => {
-  const decisions = [0, 1, 2, 3, 4, 5].map((i) =>
-    decision(`c${i}`, "w", "q", "noul", { correct: i % 2 === 0, confidence: 0.5 + i / 20 })
-  );
-  const fresh = summarize(decisions, { resamples: 200, seed: 1 });
-  const given = summarize(decisions, {
-    resamples: 200,
-    seed: 1,
-    intervals: { ece_em: [0.25, 0.5], aurc: null },
-  });
-  assert.deepEqual(Object.keys(given.intervals), METRIC_NAMES);
-  assert.deepEqual(given.intervals.ece_em, [0.25, 0.5]);
-  assert.equal(given.intervals.aurc, null);
-  assert.notEqual(fresh.intervals.aurc, null);
-  for (const name of METRIC_NAMES.filter((n) => n !== "ece_em" && n !== "aurc")) {
-    assert.deepEqual(given.intervals[name], fresh.intervals[name], name);
-  }
-});
-
 Deno.test("`summarize()` bootstraps only the `intervalMetrics`; the others' intervals are null", () => {
   const decisions = [0, 1, 2, 3, 4, 5].map((i) =>
     decision(`c${i}`, "w", "q", "noul", { correct: i % 2 === 0, confidence: 0.5 + i / 20 })
@@ -227,4 +208,8 @@ Deno.test("`summarize()` bootstraps only the `intervalMetrics`; the others' inte
   for (const name of METRIC_NAMES.filter((n) => n !== "accuracy" && n !== "aurc")) {
     assert.equal(only.intervals[name], null, name);
   }
+  // None: the values alone, every interval null in metric order (a run's worker fills them in).
+  const none = summarize(decisions, { resamples: 200, seed: 1, intervalMetrics: [] });
+  assert.deepEqual(none.metrics, fresh.metrics);
+  assert.deepEqual(Object.entries(none.intervals), METRIC_NAMES.map((name) => [name, null]));
 });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { bootstrapIntervals, METRIC_REGISTRY } from "../metrics/mod.ts";
+import { bootstrapIntervals } from "../metrics/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import {
@@ -62,15 +62,14 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
     return "";
   }
   if (job.kind === "intervals") {
+    // Null until they are put together: the later jobs then fail, and the run does their work.
     records = null;
     breakdowns = null;
     records = job.records ?? handedRecords(job.run, job.order);
     handed = { run: "", cases: new Map() };
-    const names = new Set(job.metrics);
-    const metrics = METRIC_REGISTRY.filter((m) => names.has(m.name));
     const intervals = fed?.run === job.run
-      ? fed.sums.intervals(records, job.seed, metrics)
-      : bootstrapIntervals(records, { seed: job.seed, metrics });
+      ? fed.sums.intervals(records, job.seed)
+      : bootstrapIntervals(records, { seed: job.seed });
     Atomics.store(job.done, 0, 1);
     return intervals;
   }

@@ -15,8 +15,6 @@ import {
   BreakdownAccumulator,
   type BreakdownRow,
   COLUMN_METRICS,
-  METRIC_REGISTRY,
-  type MetricDefinition,
   type PlannedCase,
   summarize,
   type Summary,
@@ -121,20 +119,15 @@ export class ReportAccumulator {
   }
 
   /**
-   * The summary's intervals of the run's decisions, reading the fed sums when they hold these
-   * decisions.
+   * The summary's intervals of the run's decisions (every registered metric), reading the fed
+   * sums when they hold these decisions.
    *
    * @param records The run's decisions, in dataset order.
    * @param seed The bootstrap seed (the one the sums were made with).
-   * @param metrics The metrics to bootstrap (the sums are read when they are every additive one).
-   * @returns The intervals, as `bootstrapIntervals(records, { seed, metrics })` gives them.
+   * @returns The intervals, as `bootstrapIntervals(records, { seed })` gives them.
    */
-  intervals(
-    records: readonly DecisionRecord[],
-    seed: number,
-    metrics: readonly MetricDefinition[] = METRIC_REGISTRY,
-  ): BootstrapIntervals {
-    return bootstrapIntervals(records, { seed, metrics, accumulated: this.#summary });
+  intervals(records: readonly DecisionRecord[], seed: number): BootstrapIntervals {
+    return bootstrapIntervals(records, { seed, accumulated: this.#summary });
   }
 
   /**

@@ -26,7 +26,6 @@ export type RunReportJob =
     records?: readonly DecisionRecord[] | undefined;
     /** The run's case ids, in dataset order (for `records` put together from those handed over). */
     order: readonly string[];
-    metrics: readonly string[];
     seed: number;
     /** Set to 1 by the worker once the intervals are computed (shared memory). */
     done: Int32Array;
@@ -47,9 +46,9 @@ export type RunReportAnswer =
   | string;
 
 /**
- * The worker that bootstraps a run's summary and breakdowns and writes its `report.html`. A caller that runs a
- * benchmark and exits (`deno task bench`) makes one, hands it to `runBenchmark` (`reportWorker`)
- * and closes it at the end. The run starts it once its first answer is in, when enough cases are
+ * The worker that bootstraps a run's summary and breakdowns and writes its `report.html`. A
+ * caller that runs a benchmark and exits (`deno task bench`) makes one, hands it to
+ * `runBenchmark` (`reportWorker`) and closes it at the end. The run starts it once its first answer is in, when enough cases are
  * left to hide the ~100 ms its renderer takes to load (starting a worker also holds the run's
  * thread for ~15 ms); a run that does not start it does the same work itself.
  *
@@ -102,8 +101,8 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
-   * Tells the worker which cases a run will have, so it can sum the breakdowns' bootstraps as
-   * the answers come in ({@linkcode RunReportWorker.cases}). Nothing is lost when this fails.
+   * Tells the worker which cases a run will have, so it can sum the summary's and breakdowns'
+   * bootstraps as the answers come in ({@linkcode RunReportWorker.cases}). Nothing is lost when this fails.
    *
    * @param run The run id.
    * @param cases Every case of the run, in dataset order (`plannedCases`).
@@ -115,8 +114,8 @@ export class RunReportWorker implements Disposable {
 
   /**
    * Hands the worker the decisions of answered cases of the planned run, whole cases in any
-   * order, while the run goes on. Nothing is lost when this fails: the breakdowns compute what
-   * the worker could not sum.
+   * order, while the run goes on. Nothing is lost when this fails: the intervals and breakdowns
+   * compute what the worker could not sum.
    *
    * @param run The run id.
    * @param records Every decision of each case.
@@ -145,21 +144,20 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
-   * Bootstraps some of the summary's intervals of the run's decisions in the worker, while the
-   * run bootstraps the others (`summarize`'s `intervals`). The worker keeps the decisions for
-   * {@linkcode RunReportWorker.breakdowns} and {@linkcode RunReportWorker.html}.
+   * Bootstraps the summary's intervals of the run's decisions in the worker, while the run
+   * computes the summary's values (`summarize`'s `intervalMetrics: []`). The worker keeps the
+   * decisions for {@linkcode RunReportWorker.breakdowns} and {@linkcode RunReportWorker.html}.
    *
    * @param records The run's decisions, in dataset order.
-   * @param metrics Names of registered metrics.
    * @param seed The run's bootstrap seed.
    * @param run The run id: the sums of its cases handed over by
    *   {@linkcode RunReportWorker.cases} are used, not computed again.
-   * @returns Their intervals, as `bootstrapIntervals` gives them.
+   * @returns Every registered metric's interval, as `bootstrapIntervals(records, { seed })`
+   *   gives them.
    * @throws {Error} When the worker is not started or fails.
    */
   async intervals(
     records: readonly DecisionRecord[],
-    metrics: readonly string[],
     seed: number,
     run = "",
   ): Promise<BootstrapIntervals> {
@@ -171,7 +169,6 @@ export class RunReportWorker implements Disposable {
       run,
       ...(this.#holds(run, records) ? {} : { records }),
       order,
-      metrics,
       seed,
       done: this.#done,
     });

@@ -47,7 +47,7 @@ import {
   type RunReportWorker,
   writeReports,
 } from "../report/mod.ts";
-import { bootstrapIntervals, METRIC_REGISTRY, summarize, type Summary } from "../metrics/mod.ts";
+import { bootstrapIntervals, summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
 import { RunIndexWrite } from "./_run_index.ts";
@@ -658,7 +658,8 @@ export async function runPrepared(
       byCase.set(item.id, records);
       // Enough cases left to hide the time the report worker takes to load: started now, once
       // the first answer is in (not before the first request).
-      // It sums the breakdowns' bootstraps as the answers come in: first those already in.
+      // It sums the summary's and breakdowns' bootstraps as the answers come in: first those
+      // already in.
       if (asked === 0 && worker !== undefined && toAsk.length >= WORKER_AFTER_CASES) {
         worker.start();
         worker.plan(id, plannedCases(cases), spec.seed);
@@ -704,7 +705,7 @@ export async function runPrepared(
   // metrics' off the sums it added up while the run went on), then the breakdowns, while the run
   // computes the summary's values and the calibration tables.
   const fromWorker = worker?.started
-    ? worker.intervals(records, INTERVALS_BESIDE, spec.seed, id).catch(() => undefined)
+    ? worker.intervals(records, spec.seed, id).catch(() => undefined)
     : undefined;
   const breakdowns = worker?.started
     ? worker.breakdowns(spec.seed, id).catch(() => undefined)
@@ -722,10 +723,10 @@ export async function runPrepared(
     })
     : undefined;
   const complete = byCase.size === cases.length;
-  // The worker's intervals are left null here (their place in metric order kept) and filled in.
+  // The worker's intervals are left null here and filled in.
   const summary = summarize(records, {
     seed: workflow.seed,
-    intervals: fromWorker && Object.fromEntries(INTERVALS_BESIDE.map((name) => [name, null])),
+    intervalMetrics: fromWorker === undefined ? undefined : [],
   });
   let calibration: CalibrationTables | undefined;
   if (fromWorker !== undefined) {
@@ -735,10 +736,7 @@ export async function runPrepared(
     // the index is written at the end, beside report.html.
     if (worker?.intervalsDone === false) indexing.decisions(run, records);
     // Computed here after all when the worker failed.
-    const metrics = METRIC_REGISTRY.filter((m) => INTERVALS_BESIDE.includes(m.name));
-    const intervals = await fromWorker ??
-      bootstrapIntervals(records, { seed: workflow.seed, metrics });
-    for (const { name } of metrics) summary.intervals[name] = intervals[name] ?? null;
+    summary.intervals = await fromWorker ?? bootstrapIntervals(records, { seed: workflow.seed });
   }
   const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
   const interrupted = options.signal?.aborted === true && fatal === null;
@@ -809,13 +807,6 @@ export async function runPrepared(
     indexError,
   };
 }
-
-/**
- * The summary's intervals the report worker bootstraps while the run computes the summary's
- * values and the calibration tables: every one (the additive metrics' read off the sums it adds
- * up while the run goes on).
- */
-const INTERVALS_BESIDE: readonly string[] = METRIC_REGISTRY.map((m) => m.name);
 
 /** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
 const WORKER_AFTER_CASES = 100;
