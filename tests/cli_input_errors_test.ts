@@ -115,11 +115,11 @@ Deno.test("usage and input errors exit 2 with one message, before a run director
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /^decibench: --only: unknown section "nope"; give some of phase,/);
       assert.match(r.stderr, /usage: deno task perf/);
-      assert.doesNotMatch(r.stderr, /Uncaught|    at /);
+      assert.doesNotMatch(r.stderr, /Uncaught| {4}at /);
       const rounds = await runScript("perf.ts", ["--rounds", "0"]);
       assert.equal(rounds.code, 2, rounds.stderr);
       assert.match(rounds.stderr, /--rounds/);
-      assert.doesNotMatch(rounds.stderr, /Uncaught|    at /);
+      assert.doesNotMatch(rounds.stderr, /Uncaught| {4}at /);
     });
     await t.step("sweep with a labels line that breaks the format", async () => {
       const labels = `${tmp}/labels.jsonl`;

@@ -76,7 +76,7 @@ Deno.test("a run with a report worker writes the same report.md and report.html 
   await Deno.remove(root, { recursive: true });
 });
 
-Deno.test("a short run leaves the report worker unstarted; a closed worker leaves the run to write its reports, a failed job to bootstrap its intervals", async () => {
+Deno.test("a short run leaves the report worker unstarted; a closed worker leaves the run to write its reports, a failed job to bootstrap its intervals or draw report.html", async () => {
   await using server = await startReferenceServer({ predictor: "uniform" });
   const workflow = await loadWorkflow("workflows/reference.ts");
   const root = await Deno.makeTempDir();
@@ -130,6 +130,21 @@ Deno.test("a short run leaves the report worker unstarted; a closed worker leave
     { byType, byWorkflow, byQuestion },
     reportBreakdowns(fallback.records, fallback.run.spec.seed),
   );
-  assert.match(await Deno.readTextFile(join(closed.dir, "report.md")), /## By question/);
+  assert.match(await Deno.readTextFile(join(fallback.dir, "report.md")), /## By question/);
+
+  // A worker that fails to draw report.html (handed the page before the run writes its files):
+  // the run draws it itself, once report.md is written.
+  class NoPage extends RunReportWorker {
+    override html(): Promise<void> {
+      return Promise.reject(new Error("the worker stopped"));
+    }
+  }
+  using failingPage = new NoPage();
+  const drawn = await run("drawn", 120, { reportWorker: failingPage });
+  assert.ok(failingPage.started);
+  assert.equal(drawn.status, "completed");
+  assert.deepEqual(failingPage.written, []);
+  assert.match(await Deno.readTextFile(join(drawn.dir, "report.html")), /<svg/);
+  assert.match(await Deno.readTextFile(join(drawn.dir, "report.md")), /## By question/);
   await Deno.remove(root, { recursive: true });
 });

@@ -3,8 +3,8 @@
  * and linkedom) and sums the summary's and breakdowns' bootstraps case by case while the
  * requests go on; once the last answer is in, it reads the summary's intervals off them while
  * the run computes the summary's values, then the breakdowns, then writes `report.html` while
- * the run writes `report.md` and the index. The files are the ones the run would write itself,
- * byte for byte.
+ * the run rewrites `decisions.jsonl` and writes `run.json`, `report.md` and the index. The files
+ * are the ones the run would write itself, byte for byte.
  *
  * @module
  */

@@ -745,7 +745,6 @@ export async function runPrepared(
     : complete && summary.errors === 0
     ? "completed"
     : "incomplete";
-  await recorder.rewriteDecisions(records);
   const finished = new Date();
   const final: RunJson = {
     ...run,
@@ -766,12 +765,19 @@ export async function runPrepared(
       duration_ms: finished.getTime() - sessionStarted.getTime(),
     }],
   };
+  // The worker draws report.html from here on, while the run rewrites its decisions and writes
+  // run.json, report.md and the index (a failed page is drawn by the run when it writes report.md).
+  const page = options.reports !== false && worker?.started
+    ? worker.html(final, dataset.info, join(dir, "report.html"), calibration)
+    : undefined;
+  page?.catch(() => {});
+  await recorder.rewriteDecisions(records);
   await recorder.writeRun(final);
   const report = buildReport(final, records, dataset.info, {
     breakdowns: await breakdowns,
     calibration,
   });
-  // The index is written while the report files are (report.html may be drawn in the worker).
+  // The index is written while the report files are.
   const written = options.reports !== false
     ? writeReports({
       dir,
@@ -779,9 +785,7 @@ export async function runPrepared(
       records,
       dataset,
       report,
-      html: worker?.started
-        ? (path) => worker.html(final, dataset.info, path, calibration)
-        : undefined,
+      html: page && (() => page),
     }).then(() => null, (error: unknown) => ({ error }))
     : null;
   // The index is secondary to the run directory: a failure to write it is reported, and the
