@@ -8,6 +8,23 @@ import { join } from "node:path";
 import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
+/** One case's decisions as `append` wrote them, and where their bytes lie in the file. */
+interface Chunk {
+  records: readonly DecisionRecord[];
+  offset: number;
+  length: number;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 /** Writes one run directory. */
 export class RunRecorder {
   /** The run directory. */
@@ -15,17 +32,11 @@ export class RunRecorder {
   #file: Deno.FsFile | null = null;
   #encoder = new TextEncoder();
   #buffer = new Uint8Array(1 << 16);
-  // The JSON line written for each record, so the final rewrite does not serialise it again.
-  #lines = new WeakMap<DecisionRecord, string>();
-
-  #line(record: DecisionRecord): string {
-    let line = this.#lines.get(record);
-    if (line === undefined) {
-      line = JSON.stringify(record);
-      this.#lines.set(record, line);
-    }
-    return line;
-  }
+  // Where each case appended since `open` lies in the file, so the final rewrite copies its bytes
+  // instead of serialising its records again or keeping their text in memory.
+  #chunks = new Map<string, Chunk>();
+  // The file's size; null when unknown (not open, or a write failed part-way).
+  #size: number | null = null;
 
   /**
    * A recorder for one run directory; nothing is written until `open`.
@@ -54,13 +65,17 @@ export class RunRecorder {
   async open(): Promise<void> {
     await Deno.mkdir(this.dir, { recursive: true });
     this.#file = await Deno.open(this.decisionsPath, { append: true, create: true });
+    this.#size = (await this.#file.stat()).size;
+    this.#chunks.clear();
   }
 
   /**
    * Appends one case's decisions in one write straight to the file (no buffer in the process), so
    * a crash or Ctrl+C right after loses nothing answered; a torn last line is skipped on reading.
+   * Neither the list nor its records may change afterwards: {@linkcode RunRecorder.rewriteDecisions}
+   * copies the bytes written for them.
    *
-   * @param records The case's decisions.
+   * @param records The case's decisions (one case).
    * @returns Resolves once the bytes are written; rejects when the recorder is not open or the
    *   write fails (a full disk).
    */
@@ -68,7 +83,7 @@ export class RunRecorder {
     try {
       if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
       let text = "";
-      for (const r of records) text += this.#line(r) + "\n";
+      for (const r of records) text += JSON.stringify(r) + "\n";
       // Encoded into one reused buffer (UTF-8 takes at most 3 bytes per UTF-16 unit).
       if (this.#buffer.length < text.length * 3) this.#buffer = new Uint8Array(text.length * 3);
       const { written: size } = this.#encoder.encodeInto(text, this.#buffer);
@@ -78,7 +93,14 @@ export class RunRecorder {
       let written = 0;
       try {
         while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
+        const first = records[0];
+        if (this.#size !== null && first !== undefined) {
+          this.#chunks.set(first.case, { records, offset: this.#size, length: size });
+          this.#size += size;
+        }
       } catch (error) {
+        this.#size = null; // a torn write: the offsets after it are unknown
+        this.#chunks.clear();
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
           `Cannot write "${this.decisionsPath}": ${reason}; every case answered before this one ` +
@@ -101,16 +123,39 @@ export class RunRecorder {
   }
 
   /**
-   * Rewrites `decisions.jsonl` in a stable order (atomically), for a deterministic final file.
+   * Rewrites `decisions.jsonl` in a stable order (atomically), for a deterministic final file. A
+   * case's decisions appended since `open`, given again as the same records in the same order,
+   * are copied as written; the others are serialised (the same bytes).
    *
    * @param records Every decision of the run, in the order to keep.
    */
   async rewriteDecisions(records: readonly DecisionRecord[]): Promise<void> {
     this.close();
-    await writeAtomic(
-      this.decisionsPath,
-      records.map((r) => this.#line(r)).join("\n") + (records.length ? "\n" : ""),
-    );
+    const chunks = this.#chunks;
+    this.#chunks = new Map();
+    this.#size = null;
+    const appended = chunks.size ? await Deno.readFile(this.decisionsPath) : new Uint8Array();
+    const parts: Uint8Array[] = [];
+    let text = "";
+    for (let i = 0; i < records.length;) {
+      const record = records[i] as DecisionRecord;
+      const chunk = chunks.get(record.case);
+      // The very records appended as one case, in the same order: their bytes as written.
+      if (
+        chunk !== undefined && chunk.offset + chunk.length <= appended.length &&
+        chunk.records.every((r, k) => records[i + k] === r)
+      ) {
+        if (text) parts.push(this.#encoder.encode(text));
+        text = "";
+        parts.push(appended.subarray(chunk.offset, chunk.offset + chunk.length));
+        i += chunk.records.length;
+      } else {
+        text += JSON.stringify(record) + "\n";
+        i++;
+      }
+    }
+    if (text) parts.push(this.#encoder.encode(text));
+    await writeAtomic(this.decisionsPath, concat(parts));
   }
 
   /** Closes the decisions file. */
@@ -125,13 +170,14 @@ export class RunRecorder {
  * removed and the error rethrown.
  *
  * @param path Target path.
- * @param text Content.
+ * @param text Content: text (written as UTF-8) or bytes.
  * @throws {Deno.errors.NotFound} When the folder does not exist (and other file-system errors).
  */
-export async function writeAtomic(path: string, text: string): Promise<void> {
+export async function writeAtomic(path: string, text: string | Uint8Array): Promise<void> {
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    await Deno.writeTextFile(tmp, text);
+    if (typeof text === "string") await Deno.writeTextFile(tmp, text);
+    else await Deno.writeFile(tmp, text);
     await Deno.rename(tmp, path);
   } catch (error) {
     // No stray temp file when the write or the rename fails (a folder at `path`, a full disk).
