@@ -14,7 +14,19 @@ export interface DecisionRecordsOptions {
   endpoint?: string | undefined;
 }
 
+/** Whether a distribution's keys are exactly `options`, in their order. */
+function ordered(options: readonly string[], dist: Record<string, number>): boolean {
+  let i = 0;
+  for (const k in dist) if (options[i++] !== k) return false;
+  return i === options.length;
+}
+
+/**
+ * The distribution keyed by `options` in their order (0 for one missing): the object itself when
+ * it is so already (no copy kept per decision), else a copy.
+ */
 function inOrder(options: readonly string[], dist: Record<string, number>): Record<string, number> {
+  if (ordered(options, dist)) return dist;
   const out: Record<string, number> = {};
   for (const k of options) out[k] = dist[k] ?? 0;
   return out;
@@ -76,8 +88,7 @@ export function decisionRecords(
     };
     if (answer) {
       const values = q.options.map((k) => answer.probabilities[k] ?? 0);
-      predicted = {};
-      for (let i = 0; i < values.length; i++) predicted[q.options[i]!] = values[i]!;
+      predicted = inOrder(q.options, answer.probabilities);
       score = gold
         ? q.score(values, gold)
         : { ...argmax(q.options, predicted), correct: false, kl: null, brier: null };
