@@ -14,7 +14,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzip, sha256Hex } from "../bytes.ts";
 import { findCaseProblem } from "./_check_cases.ts";
-import { DATASET_ID, PINNED, REVISION } from "./constants.ts";
+import { DATASET_ID, PINNED, REVISION, VENDORED_MANIFEST_SHA256 } from "./constants.ts";
 import { DatasetIntegrityError } from "./integrity_error.ts";
 import {
   type Case,
@@ -112,6 +112,8 @@ class Verifier {
     } catch (error) {
       this.fail(file, `is not valid JSON: ${(error as Error).message}`, error);
     }
+    // The checked-in manifest, byte for byte: its schema check always passes and changes nothing.
+    if (await sha256Hex(bytes) === VENDORED_MANIFEST_SHA256) return json as Manifest;
     const parsed = ManifestSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

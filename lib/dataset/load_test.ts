@@ -115,6 +115,22 @@ Deno.test("the pinned content passes every row check, so `loadDataset()` may ski
   }
 });
 
+Deno.test("the vendored manifest is the pinned one and passes its schema unchanged, so `loadDataset()` may skip the check for it", async () => {
+  const { ManifestSchema } = await import("./schemas.ts");
+  const { sha256Hex } = await import("../bytes.ts");
+  const { VENDORED_MANIFEST_SHA256 } = await import("./constants.ts");
+  const bytes = await Deno.readFile(
+    new URL("../../vendor/typed-decisions/manifest.json", import.meta.url),
+  );
+  assert.equal(
+    await sha256Hex(bytes),
+    VENDORED_MANIFEST_SHA256,
+    "manifest.json was re-vendored: put its sha256 in VENDORED_MANIFEST_SHA256",
+  );
+  const json = JSON.parse(new TextDecoder().decode(bytes));
+  assert.deepEqual(ManifestSchema.parse(json), json);
+});
+
 Deno.test("`loadDataset()` verifies once per process but still catches a file changed since", async () => {
   const dir = await Deno.makeTempDir();
   try {
