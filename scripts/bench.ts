@@ -25,10 +25,10 @@ import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
+  checkIndexFile,
   DEFAULT_INDEX_PATH,
   type LoadedRun,
   loadRun,
-  openIndex,
   resumeCommand,
   ResumeMismatchError,
   RunDirError,
@@ -100,7 +100,10 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
 130 interrupted (Ctrl+C: requests in flight get 2 s, the run is written as interrupted).`,
 };
 
-/** Opens the run index once before the run: a corrupt file or a directory is found now. */
+/**
+ * Checks the run index before the run without opening it (`checkIndexFile`): a directory, a file
+ * that is not a database, an unwritable place or a newer schema is found now.
+ */
 function checkIndex(path: string): void {
   let isDirectory = false;
   try {
@@ -114,12 +117,13 @@ function checkIndex(path: string): void {
     );
   }
   try {
-    openIndex(path).close();
+    checkIndexFile(path);
   } catch (error) {
     const reason = (error as Error).message.replace(/\s*\(os error \d+\).*$/, "");
-    throw new UsageError(
-      `Cannot open the run index "${path}": ${reason}; move the file away, pass --db with another file, or --no-db`,
-    );
+    const fix = reason.startsWith("schema version")
+      ? ""
+      : "; move the file away, pass --db with another file, or --no-db";
+    throw new UsageError(`Cannot open the run index "${path}": ${reason}${fix}`);
   }
 }
 

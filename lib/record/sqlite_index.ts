@@ -104,6 +104,46 @@ export interface RunIndex {
   close(): void;
 }
 
+/**
+ * Checks, without opening it, that a file can serve as the index: absent (then its folder is made
+ * and an empty file, which SQLite takes for an empty database, is created, so an unwritable place
+ * is found now), empty, or an SQLite database whose schema version (the header's user_version)
+ * this decibench reads. A run checks its `--db` so before its first request; damage deeper in a
+ * database is found when the run is indexed.
+ *
+ * @param path The index file.
+ * @throws {Error} Naming why the file cannot be the index (not a database, a newer schema, or the
+ *   operating system's reason).
+ */
+export function checkIndexFile(path: string): void {
+  const header = new Uint8Array(100);
+  let read = 0;
+  try {
+    using file = Deno.openSync(path, { read: true, write: true }); // writable, not truncated
+    while (read < header.length) {
+      const n = file.readSync(header.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    Deno.writeFileSync(path, new Uint8Array(), { createNew: true });
+    return;
+  }
+  if (read === 0) return;
+  const magic = new TextDecoder().decode(header.subarray(0, 16));
+  if (read < header.length || magic !== "SQLite format 3\0") {
+    throw new Error("file is not a database");
+  }
+  const version = new DataView(header.buffer).getUint32(60);
+  if (version > INDEX_SCHEMA_VERSION) {
+    throw new Error(
+      `schema version ${version} is newer than this decibench's ${INDEX_SCHEMA_VERSION}; upgrade decibench or pass another --db`,
+    );
+  }
+}
+
 /** Options for `openIndex`. */
 export interface OpenIndexOptions {
   /** Open read-only (notebooks); the file must exist. @default false */

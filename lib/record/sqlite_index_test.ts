@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson, spec } from "../../tests/records_fixtures.ts";
 import type { DecisionRecord } from "./schemas.ts";
-import { indexRun, listRuns, openIndex, runDecisions, updateIndexedRun } from "./sqlite_index.ts";
+import {
+  checkIndexFile,
+  INDEX_SCHEMA_VERSION,
+  indexRun,
+  listRuns,
+  openIndex,
+  runDecisions,
+  updateIndexedRun,
+} from "./sqlite_index.ts";
 
 Deno.test("`indexRun()` stores a run and its decisions, and `runDecisions()` returns them unchanged", () => {
   const index = openIndex(":memory:");
@@ -162,5 +170,35 @@ Deno.test("`openIndex()` drops the index by case of files written before it was 
     assert.ok(indexes().includes("decisions_by_run"));
   } finally {
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("`checkIndexFile()` passes an absent (then created empty), empty or current index, and names a file that is not one or has a newer schema", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fresh = `${dir}/new/decibench.db`;
+    checkIndexFile(fresh);
+    assert.equal(Deno.statSync(fresh).size, 0, "an empty file, created with its folder");
+    openIndex(fresh).close(); // SQLite takes the empty file for an empty database
+    checkIndexFile(fresh);
+
+    const garbage = `${dir}/garbage.db`;
+    await Deno.writeTextFile(garbage, "this is not a database ".repeat(200));
+    assert.throws(() => checkIndexFile(garbage), /^Error: file is not a database$/);
+    const short = `${dir}/short.db`;
+    await Deno.writeTextFile(short, "SQLite format 3\0");
+    assert.throws(() => checkIndexFile(short), /file is not a database/);
+
+    const newer = `${dir}/newer.db`;
+    const index = openIndex(newer);
+    index.db.exec(`PRAGMA user_version = ${INDEX_SCHEMA_VERSION + 1}`);
+    index.close();
+    assert.throws(
+      () => checkIndexFile(newer),
+      new RegExp(`schema version ${INDEX_SCHEMA_VERSION + 1} is newer than this decibench's`),
+    );
+    assert.throws(() => openIndex(newer), /is newer than this decibench's/, "as openIndex says");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
