@@ -1,6 +1,7 @@
 // The fingerprint a run records: what identifies the configuration (never credentials), stable
 // for the embedded reference server whose port changes on every start.
 import assert from "node:assert/strict";
+import { sha256Hex } from "../lib/bytes.ts";
 import { loadDataset } from "../lib/dataset/mod.ts";
 import {
   describeRun,
@@ -73,5 +74,25 @@ Deno.test("`describeRun()` identifies a URL endpoint by scheme, host, port and p
   ) {
     const other = await specOf(make(over));
     assert.notEqual(other.spec.fingerprint, spec.fingerprint, JSON.stringify(over));
+  }
+});
+
+Deno.test("`describeRun()` hashes the questions asked as JSON.stringify of every case's questions, in case order", async () => {
+  const workflow = validateWorkflow({
+    name: "ref",
+    endpoint: { reference: { predictor: "uniform" }, model: "r" },
+  }, "ref");
+  // Cases of two workflows, so two shared questions objects, interleaved.
+  const mixed = [dataset.cases[0]!, dataset.cases[399]!, dataset.cases[1]!];
+  assert.equal(new Set(mixed.map((c) => c.questions)).size, 2);
+  const endpoint = await prepareEndpoint(workflow.endpoint!);
+  try {
+    const spec = await describeRun(workflow, { dataset, cases: mixed, endpoint });
+    assert.equal(
+      spec.questions_sha256,
+      await sha256Hex(JSON.stringify(mixed.map((c) => c.questions))),
+    );
+  } finally {
+    await endpoint.close();
   }
 });

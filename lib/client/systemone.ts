@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/mod.ts";
+import { questionsJson } from "../dataset/mod.ts";
 import type { Engine, EngineRequest } from "./engine.ts";
 import { parseJsonBody, parseSystemOneReply } from "./schemas.ts";
 import { systemOneUrl } from "./url.ts";
@@ -15,17 +15,6 @@ export interface SystemOneEngineOptions {
   url?: string | undefined;
   /** Extra headers sent with every request (never credentials). @default {} */
   headers?: Record<string, string> | undefined;
-}
-
-const questionsCache = new WeakMap<object, string>();
-
-function questionsJson(questions: Record<string, Question>): string {
-  let json = questionsCache.get(questions);
-  if (json === undefined) {
-    json = JSON.stringify(questions);
-    questionsCache.set(questions, json);
-  }
-  return json;
 }
 
 /**

@@ -50,7 +50,7 @@ export {
 } from "./question_set_error.ts";
 export { wireQuestion } from "./user_cases.ts";
 export { type CsvRecord, CsvSyntaxError, parseCsv } from "./csv.ts";
-export { optionsOf } from "./questions.ts";
+export { optionsOf, questionsJson } from "./questions.ts";
 export {
   type Dataset,
   type DatasetInfo,

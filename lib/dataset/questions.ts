@@ -31,3 +31,28 @@ export function optionsOf(question: Question): string[] {
       return ["true", "false"];
   }
 }
+
+const questionsJsonCache = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify` of a case's questions, serialised once per questions object: the cases of a
+ * workflow share one (frozen) object, so a run sends and fingerprints the same JSON for all of
+ * them. The object must not change after the first call.
+ *
+ * @param questions A case's questions.
+ * @returns Their JSON, the bytes `JSON.stringify(questions)` gives.
+ * @example
+ * ```ts
+ * import { questionsJson } from "./questions.ts";
+ * const questions = { ok: { type: "noul" as const, instructions: "Fine?" } };
+ * if (questionsJson(questions) !== JSON.stringify(questions)) throw new Error("different JSON");
+ * ```
+ */
+export function questionsJson(questions: Record<string, Question>): string {
+  let json = questionsJsonCache.get(questions);
+  if (json === undefined) {
+    json = JSON.stringify(questions);
+    questionsJsonCache.set(questions, json);
+  }
+  return json;
+}

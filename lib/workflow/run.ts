@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Case, Dataset } from "../dataset/mod.ts";
+import { type Case, type Dataset, questionsJson } from "../dataset/mod.ts";
 import {
   askCase,
   type AskOptions,
@@ -337,7 +337,10 @@ export async function describeRun(
   const { dataset, cases, endpoint } = context;
   const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
   const identity = preparedIdentity(endpoint);
-  const questionsSha256 = await sha256Hex(JSON.stringify(cases.map((c) => c.questions)));
+  // JSON.stringify(cases.map((c) => c.questions)), from each questions object's JSON made once.
+  const questionsSha256 = await sha256Hex(
+    `[${cases.map((c) => questionsJson(c.questions)).join(",")}]`,
+  );
   const questionSet = dataset.info.questionSet;
   return {
     workflow: workflow.name,
