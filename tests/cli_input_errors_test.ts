@@ -91,6 +91,12 @@ Deno.test("usage and input errors exit 2 with one message, before a run director
       const r = await runScript("bench.ts", [file, "--out", `${tmp}/r3`, "--no-db"]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /"DECIBENCH_TEST_NEVER_SET" is not set/);
+      // Refused after the index was checked: no index file is left (an empty one is no index).
+      const db = `${tmp}/new-index/decibench.db`;
+      const again = await runScript("bench.ts", [file, "--out", `${tmp}/r3`, "--db", db]);
+      assert.equal(again.code, 2, again.stderr);
+      assert.equal(await exists(db), false, "no index file");
+      assert.deepEqual([...Deno.readDirSync(`${tmp}/new-index`)], []);
     });
     await t.step("live --metrics-url garbage", async () => {
       const r = await runScript("live.ts", ["--metrics-url", "garbage", "--probes", "1"]);

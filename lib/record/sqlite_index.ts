@@ -105,10 +105,9 @@ export interface RunIndex {
 }
 
 /**
- * Checks, without opening it, that a file can serve as the index: absent (then its folder is made
- * and an empty file, which SQLite takes for an empty database, is created, so an unwritable place
- * is found now), empty, or an SQLite database whose schema version (the header's user_version)
- * this decibench reads. A run checks its `--db` so before its first request; damage deeper in a
+ * Checks, without opening it, that a file can serve as the index: absent in a folder that can be
+ * written (the folder is made), empty, or a writable SQLite database whose schema version (the
+ * header's user_version) this decibench reads. A run checks its `--db` so before its first request; damage deeper in a
  * database is found when the run is indexed.
  *
  * @param path The index file.
@@ -127,8 +126,12 @@ export function checkIndexFile(path: string): void {
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
+    // Created when the run is indexed; its folder now, and a file written there and removed, so
+    // an unwritable place is found before the run (an empty file left behind is no index).
     Deno.mkdirSync(dirname(path), { recursive: true });
-    Deno.writeFileSync(path, new Uint8Array(), { createNew: true });
+    const probe = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    Deno.writeFileSync(probe, new Uint8Array(), { createNew: true });
+    Deno.removeSync(probe);
     return;
   }
   if (read === 0) return;

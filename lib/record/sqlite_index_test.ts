@@ -173,14 +173,17 @@ Deno.test("`openIndex()` drops the index by case of files written before it was 
   }
 });
 
-Deno.test("`checkIndexFile()` passes an absent (then created empty), empty or current index, and names a file that is not one or has a newer schema", async () => {
+Deno.test("`checkIndexFile()` passes an absent, empty or current index, and names a file that is not one or has a newer schema", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const fresh = `${dir}/new/decibench.db`;
     checkIndexFile(fresh);
-    assert.equal(Deno.statSync(fresh).size, 0, "an empty file, created with its folder");
-    openIndex(fresh).close(); // SQLite takes the empty file for an empty database
+    assert.deepEqual([...Deno.readDirSync(`${dir}/new`)], [], "its folder made, no file left");
+    openIndex(fresh).close();
     checkIndexFile(fresh);
+    const empty = `${dir}/empty.db`;
+    Deno.writeFileSync(empty, new Uint8Array());
+    checkIndexFile(empty); // SQLite takes an empty file for an empty database
 
     const garbage = `${dir}/garbage.db`;
     await Deno.writeTextFile(garbage, "this is not a database ".repeat(200));
