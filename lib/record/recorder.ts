@@ -72,8 +72,8 @@ export class RunRecorder {
   /**
    * Appends one case's decisions in one write straight to the file (no buffer in the process), so
    * a crash or Ctrl+C right after loses nothing answered; a torn last line is skipped on reading.
-   * Neither the list nor its records may change afterwards: {@linkcode RunRecorder.rewriteDecisions}
-   * copies the bytes written for them.
+   * Neither the list nor its records may change afterwards:
+   * {@linkcode RunRecorder.rewriteDecisions} copies the bytes written for them.
    *
    * @param records The case's decisions (one case).
    * @returns Resolves once the bytes are written; rejects when the recorder is not open or the
@@ -170,14 +170,14 @@ export class RunRecorder {
  * removed and the error rethrown.
  *
  * @param path Target path.
- * @param text Content: text (written as UTF-8) or bytes.
+ * @param content Text (written as UTF-8) or bytes.
  * @throws {Deno.errors.NotFound} When the folder does not exist (and other file-system errors).
  */
-export async function writeAtomic(path: string, text: string | Uint8Array): Promise<void> {
+export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    if (typeof text === "string") await Deno.writeTextFile(tmp, text);
-    else await Deno.writeFile(tmp, text);
+    if (typeof content === "string") await Deno.writeTextFile(tmp, content);
+    else await Deno.writeFile(tmp, content);
     await Deno.rename(tmp, path);
   } catch (error) {
     // No stray temp file when the write or the rename fails (a folder at `path`, a full disk).

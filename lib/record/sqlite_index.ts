@@ -107,8 +107,8 @@ export interface RunIndex {
 /**
  * Checks, without opening it, that a file can serve as the index: absent in a folder that can be
  * written (the folder is made), empty, or a writable SQLite database whose schema version (the
- * header's user_version) this decibench reads. A run checks its `--db` so before its first request; damage deeper in a
- * database is found when the run is indexed.
+ * header's user_version) this decibench reads. `deno task bench` checks its `--db` this way
+ * before its first request; damage deeper in a database is found when the run is indexed.
  *
  * @param path The index file.
  * @throws {Error} Naming why the file cannot be the index (not a database, a newer schema, or the
