@@ -142,6 +142,16 @@ export function bootstrapIntervals(
 }
 
 /**
+ * Whether `m` reads `owner`'s totals: it names it (`totalsOf`), and both have the same width and
+ * cover the same decisions.
+ */
+function sharesTotals(m: AdditiveMetric, owner: AdditiveMetric): boolean {
+  return m.totalsOf !== undefined && m.totalsOf === owner.name && owner.totalsOf === undefined &&
+    m.width === owner.width && m.over === owner.over &&
+    String(m.types ?? "") === String(owner.types ?? "");
+}
+
+/**
  * The bootstrap of the additive metrics fed one case at a time, so a run can sum its resamples
  * while its cases are answered and read the intervals at the end. The number of cases is known
  * before the first one is added: it fixes the seeded draws. Each case's totals are added into
@@ -175,6 +185,8 @@ export class BootstrapAccumulator {
   readonly #seed: number;
   readonly #metrics: readonly AdditiveMetric[];
   readonly #offsets: number[] = [];
+  /** The metrics that add into the totals (not those reading another one's, `totalsOf`). */
+  readonly #adders: number[] = [];
   readonly #width: number;
   /** Per case, per resample: how many times the resample drew the case (case-major). */
   #counts: Uint16Array | Int32Array | null = null;
@@ -205,8 +217,15 @@ export class BootstrapAccumulator {
     let width = 0;
     for (const m of this.#metrics) {
       this.#offsets.push(width);
+      if (this.#metrics.some((o) => sharesTotals(m, o))) continue;
+      this.#adders.push(this.#offsets.length - 1);
       width += m.width;
     }
+    // A metric reading another's totals (`totalsOf`) gets that metric's offset.
+    this.#metrics.forEach((m, k) => {
+      const owner = this.#metrics.findIndex((o) => sharesTotals(m, o));
+      if (owner >= 0) this.#offsets[k] = this.#offsets[owner] as number;
+    });
     this.#width = width;
     this.#sums = new Float64Array(width * resamples);
     this.#row = new Float64Array(width);
@@ -232,9 +251,11 @@ export class BootstrapAccumulator {
     this.#sizes.push(decisions.length);
     const row = this.#row;
     const metrics = this.#metrics;
+    const adders = this.#adders;
     row.fill(0);
     for (const d of decisions) {
-      for (let k = 0; k < metrics.length; k++) {
+      for (let a = 0; a < adders.length; a++) {
+        const k = adders[a] as number;
         const m = metrics[k] as AdditiveMetric;
         if (covers(m, d)) m.add(row, this.#offsets[k] as number, d);
       }

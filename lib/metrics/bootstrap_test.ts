@@ -270,3 +270,38 @@ Deno.test("sums fed other cases, or made with other options, are not read", asyn
     );
   });
 });
+
+Deno.test("a metric that reads another's totals (`totalsOf`: mce reads ece's) adds exactly the totals its owner adds", () => {
+  const readers = METRIC_REGISTRY.filter((m) => m.kind === "additive" && m.totalsOf !== undefined);
+  assert.ok(readers.some((m) => m.name === "mce"));
+  const edges = [0, 0.1, 0.5, 0.95, 0.99999, 1].map((confidence, i) => ({
+    case: `e${i}`,
+    correct: i % 2 === 0,
+    confidence,
+    kl: 0.1,
+    brier: 0.2,
+    error: null,
+  }));
+  const decisions = [...synthetic(60, 3), ...edges];
+  for (const m of readers) {
+    if (m.kind !== "additive") continue;
+    const owner = METRIC_REGISTRY.find((o) => o.name === m.totalsOf);
+    assert.ok(owner?.kind === "additive", `${m.name} reads "${m.totalsOf}"`);
+    assert.equal(m.width, owner.width);
+    assert.equal(m.over, owner.over);
+    const mine = new Float64Array(m.width);
+    const theirs = new Float64Array(owner.width);
+    for (const d of decisions) {
+      m.add(mine, 0, d);
+      owner.add(theirs, 0, d);
+    }
+    assert.deepEqual([...mine], [...theirs], m.name);
+  }
+  // Read off the shared sums or off its own (alone), the interval is the same.
+  const both = bootstrapIntervals(decisions, { resamples: 200, seed: 2 });
+  const mce = METRIC_REGISTRY.filter((m) => m.name === "mce");
+  assert.deepEqual(
+    bootstrapIntervals(decisions, { resamples: 200, seed: 2, metrics: mce }).mce,
+    both.mce,
+  );
+});

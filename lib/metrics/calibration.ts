@@ -465,6 +465,8 @@ export const MCE: AdditiveMetric = {
     "Maximum calibration error: largest |accuracy − mean confidence| over non-empty 10 equal-width bins, answered decisions",
   ...TOP_LABEL,
   ...widthTotals(BIN_COUNT),
+  // The headline ECE's totals: one set of sums in a bootstrap holding both.
+  totalsOf: "ece",
   value: (totals, offset) => mceOfBins(binsOfTotals(totals, offset, BIN_COUNT)),
 };
 

@@ -87,6 +87,12 @@ export interface AdditiveMetric extends MetricBase {
   /** Number of running totals per case. */
   readonly width: number;
   /**
+   * The additive metric whose totals this one's `add` makes too (the same width and the same
+   * contribution from each decision, over the same decisions): a bootstrap that holds both sums
+   * them once, and this metric's `value` reads them. @default undefined (its own totals)
+   */
+  readonly totalsOf?: string | undefined;
+  /**
    * Adds one covered decision's contribution to `totals[offset … offset + width)`.
    *
    * @param totals The running totals.
