@@ -27,6 +27,7 @@ import { interruptOnSignals } from "../lib/cli/signals.ts";
 import {
   checkIndexFile,
   DEFAULT_INDEX_PATH,
+  IndexSchemaError,
   type LoadedRun,
   loadRun,
   resumeCommand,
@@ -120,7 +121,8 @@ function checkIndex(path: string): void {
     checkIndexFile(path);
   } catch (error) {
     const reason = (error as Error).message.replace(/\s*\(os error \d+\).*$/, "");
-    const fix = reason.startsWith("schema version")
+    // A newer schema's message says what to do itself.
+    const fix = error instanceof IndexSchemaError
       ? ""
       : "; move the file away, pass --db with another file, or --no-db";
     throw new UsageError(`Cannot open the run index "${path}": ${reason}${fix}`);

@@ -104,6 +104,22 @@ export interface RunIndex {
   close(): void;
 }
 
+/** An index file written by a newer decibench: its schema version is above this one's. */
+export class IndexSchemaError extends Error {
+  /**
+   * @param version The file's schema version (its header's user_version).
+   * @param path The file, named at the start of the message when given.
+   */
+  constructor(readonly version: number, path?: string) {
+    super(
+      `${
+        path === undefined ? "" : `Cannot open the run index "${path}": `
+      }schema version ${version} is newer than this decibench's ${INDEX_SCHEMA_VERSION}; upgrade decibench or pass another --db`,
+    );
+    this.name = "IndexSchemaError";
+  }
+}
+
 /**
  * Checks, without opening it, that a file can serve as the index: absent in a folder that can be
  * written (the folder is made), empty, or a writable SQLite database whose schema version (the
@@ -111,8 +127,9 @@ export interface RunIndex {
  * before its first request; damage deeper in a database is found when the run is indexed.
  *
  * @param path The index file.
- * @throws {Error} Naming why the file cannot be the index (not a database, a newer schema, or the
- *   operating system's reason).
+ * @throws {IndexSchemaError} When the file holds a newer schema version.
+ * @throws {Error} Naming why else the file cannot be the index (not a database, or the operating
+ *   system's reason).
  */
 export function checkIndexFile(path: string): void {
   const header = new Uint8Array(100);
@@ -140,11 +157,7 @@ export function checkIndexFile(path: string): void {
     throw new Error("file is not a database");
   }
   const version = new DataView(header.buffer).getUint32(60);
-  if (version > INDEX_SCHEMA_VERSION) {
-    throw new Error(
-      `schema version ${version} is newer than this decibench's ${INDEX_SCHEMA_VERSION}; upgrade decibench or pass another --db`,
-    );
-  }
+  if (version > INDEX_SCHEMA_VERSION) throw new IndexSchemaError(version);
 }
 
 /** Options for `openIndex`. */
@@ -159,7 +172,8 @@ export interface OpenIndexOptions {
  * @param path Database file, or `:memory:`.
  * @param options Read-only.
  * @returns The open index.
- * @throws {Error} When the file cannot be opened or holds a newer schema version.
+ * @throws {IndexSchemaError} When the file holds a newer schema version.
+ * @throws {Error} When the file cannot be opened.
  */
 export function openIndex(
   path: string = DEFAULT_INDEX_PATH,
@@ -173,11 +187,7 @@ export function openIndex(
     db.exec("PRAGMA busy_timeout = 5000");
     const row = db.prepare("PRAGMA user_version").get() as { user_version: number } | undefined;
     const version = row?.user_version ?? 0;
-    if (version > INDEX_SCHEMA_VERSION) {
-      throw new Error(
-        `Cannot open the run index "${path}": schema version ${version} is newer than this decibench's ${INDEX_SCHEMA_VERSION}; upgrade decibench or pass another --db`,
-      );
-    }
+    if (version > INDEX_SCHEMA_VERSION) throw new IndexSchemaError(version, path);
     if (!readOnly) {
       if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA foreign_keys = ON");

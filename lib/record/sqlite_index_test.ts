@@ -5,6 +5,7 @@ import {
   checkIndexFile,
   INDEX_SCHEMA_VERSION,
   indexRun,
+  IndexSchemaError,
   listRuns,
   openIndex,
   runDecisions,
@@ -200,7 +201,9 @@ Deno.test("`checkIndexFile()` passes an absent, empty or current index, and name
       () => checkIndexFile(newer),
       new RegExp(`schema version ${INDEX_SCHEMA_VERSION + 1} is newer than this decibench's`),
     );
+    assert.throws(() => checkIndexFile(newer), IndexSchemaError);
     assert.throws(() => openIndex(newer), /is newer than this decibench's/, "as openIndex says");
+    assert.throws(() => openIndex(newer), IndexSchemaError);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
