@@ -214,16 +214,16 @@ export class BootstrapAccumulator {
     this.#metrics = (options.metrics ?? METRIC_REGISTRY).filter((m): m is AdditiveMetric =>
       m.kind === "additive"
     );
+    // A metric reading another's totals (`totalsOf`) gets that metric's offset and adds nothing.
+    const owners = this.#metrics.map((m) => this.#metrics.findIndex((o) => sharesTotals(m, o)));
     let width = 0;
-    for (const m of this.#metrics) {
-      this.#offsets.push(width);
-      if (this.#metrics.some((o) => sharesTotals(m, o))) continue;
-      this.#adders.push(this.#offsets.length - 1);
-      width += m.width;
-    }
-    // A metric reading another's totals (`totalsOf`) gets that metric's offset.
     this.#metrics.forEach((m, k) => {
-      const owner = this.#metrics.findIndex((o) => sharesTotals(m, o));
+      if ((owners[k] as number) >= 0) return;
+      this.#offsets[k] = width;
+      this.#adders.push(k);
+      width += m.width;
+    });
+    owners.forEach((owner, k) => {
       if (owner >= 0) this.#offsets[k] = this.#offsets[owner] as number;
     });
     this.#width = width;

@@ -48,9 +48,10 @@ export type RunReportAnswer =
 /**
  * The worker that bootstraps a run's summary and breakdowns and writes its `report.html`. A
  * caller that runs a benchmark and exits (`deno task bench`) makes one, hands it to
- * `runBenchmark` (`reportWorker`) and closes it at the end. The run starts it once its first answer is in, when enough cases are
- * left to hide the ~100 ms its renderer takes to load (starting a worker also holds the run's
- * thread for ~15 ms); a run that does not start it does the same work itself.
+ * `runBenchmark` (`reportWorker`) and closes it at the end. The run starts it once its first
+ * answer is in, when enough cases are left to hide the ~100 ms its renderer takes to load
+ * (starting a worker also holds the run's thread for ~15 ms); a run that does not start it does
+ * the same work itself.
  *
  * @example
  * ```ts ignore
@@ -66,6 +67,8 @@ export class RunReportWorker implements Disposable {
   #closed = false;
   // Shared with the worker: 1 once the last intervals asked for are computed.
   #done = new Int32Array(new SharedArrayBuffer(4));
+  // The decisions per case handed over with `cases` for the last run: those the worker holds.
+  #handed: { run: string; cases: Map<string, number> } = { run: "", cases: new Map() };
 
   /** The `report.html` files the worker has written. */
   readonly written: string[] = [];
@@ -102,7 +105,8 @@ export class RunReportWorker implements Disposable {
 
   /**
    * Tells the worker which cases a run will have, so it can sum the summary's and breakdowns'
-   * bootstraps as the answers come in ({@linkcode RunReportWorker.cases}). Nothing is lost when this fails.
+   * bootstraps as the answers come in ({@linkcode RunReportWorker.cases}). Nothing is lost when
+   * this fails.
    *
    * @param run The run id.
    * @param cases Every case of the run, in dataset order (`plannedCases`).
@@ -129,9 +133,6 @@ export class RunReportWorker implements Disposable {
     }
     this.#send({ kind: "cases", run, records }).then(() => this.fed += ids.size, () => {});
   }
-
-  // The decisions per case handed over with `cases` for the last run: those the worker holds.
-  #handed: { run: string; cases: Map<string, number> } = { run: "", cases: new Map() };
 
   /** Whether the worker holds exactly these decisions of the run (counted per case). */
   #holds(run: string, records: readonly DecisionRecord[]): boolean {
