@@ -60,8 +60,12 @@ export type RunReportAnswer =
  * ```
  */
 export class RunReportWorker implements Disposable {
+  // From the bundle (lib/cli/bundle.ts) this code is in a .js file beside the bundled worker.
   #jobs = new JobWorker<RunReportJob, RunReportAnswer>(
-    new URL("./_run_worker.ts", import.meta.url),
+    new URL(
+      import.meta.url.endsWith(".js") ? "./_run_worker.js" : "./_run_worker.ts",
+      import.meta.url,
+    ),
     "write the run's reports in a worker",
   );
   #closed = false;

@@ -1,0 +1,113 @@
+/**
+ * The bundle `deno task bench` starts from (lib/cli/bundle.ts): which changes make it stale, that
+ * a run from it writes what a run from the sources writes, that a run finding none rebuilds it in
+ * the background, and what `DECIBENCH_BUNDLE` accepts.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  bundledName,
+  type BundleManifest,
+  CACHE_DIR,
+  freshBundle,
+  statInputs,
+  unchanged,
+} from "../lib/cli/bundle.ts";
+import {
+  decisionsWithoutLatency,
+  readRunJson,
+  runScript,
+  summaryWithoutLatency,
+} from "./bench_cli_helpers.ts";
+
+Deno.test("a bundle is stale once an input changes size or time, or Deno changes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const root = new URL(`file://${dir}/`);
+    await Deno.mkdir(join(dir, "lib"));
+    await Deno.writeTextFile(join(dir, "lib/a.ts"), "export const a = 1;\n");
+    await Deno.writeTextFile(join(dir, "b.ts"), "export const b = 2;\n");
+    const manifest: BundleManifest = {
+      deno: Deno.version.deno,
+      dir: "bundle-x",
+      inputs: statInputs(["lib/a.ts", "b.ts"], root),
+    };
+    assert.equal(unchanged(manifest, root), true);
+    assert.equal(unchanged({ ...manifest, deno: "0.0.0" }, root), false, "another Deno");
+    assert.equal(unchanged({ ...manifest, inputs: {} }, root), false, "no inputs");
+
+    // Same size, another time.
+    const later = new Date(Date.now() + 5_000);
+    await Deno.utime(join(dir, "b.ts"), later, later);
+    assert.equal(unchanged(manifest, root), false, "b.ts touched");
+    const touched = { ...manifest, inputs: statInputs(["lib/a.ts", "b.ts"], root) };
+    assert.equal(unchanged(touched, root), true);
+
+    // Same time, another size.
+    const { mtime } = await Deno.stat(join(dir, "lib/a.ts"));
+    await Deno.writeTextFile(join(dir, "lib/a.ts"), "export const a = 10;\n");
+    await Deno.utime(join(dir, "lib/a.ts"), mtime!, mtime!);
+    assert.equal(unchanged(touched, root), false, "lib/a.ts rewritten");
+
+    await Deno.remove(join(dir, "b.ts"));
+    assert.deepEqual(statInputs(["b.ts"], root), { "b.ts": [-1, -1] });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bundledName: the entry's file name, .js for .ts", () => {
+  assert.equal(bundledName("scripts/_bench.ts"), "_bench.js");
+  assert.equal(bundledName("lib/report/_run_worker.ts"), "_run_worker.js");
+});
+
+Deno.test("a run with no bundle rebuilds it in the background, and a run from it writes what the sources write", async () => {
+  // No bundle: the run loads the sources and starts a detached rebuild.
+  await Deno.remove(new URL("bundle.json", CACHE_DIR)).catch(() => {});
+  await Deno.remove(new URL("bundle-failed.json", CACHE_DIR)).catch(() => {});
+  await Deno.remove(new URL("bundle.lock", CACHE_DIR)).catch(() => {});
+  const help = await runScript("bench.ts", ["--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  // The rebuild outlives the run that started it (another test's run may have started it first).
+  const deadline = Date.now() + 120_000;
+  while (freshBundle("scripts/_bench.ts") === undefined) {
+    assert.ok(Date.now() < deadline, "no bundle was built within 120 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.ok(freshBundle("lib/report/_run_worker.ts"), "the report worker is bundled too");
+
+  const dir = await Deno.makeTempDir();
+  try {
+    const from: Record<string, string> = { bundle: "only", sources: "off" };
+    for (const [name, mode] of Object.entries(from)) {
+      const out = join(dir, name);
+      const run = await runScript(
+        "bench.ts",
+        ["--limit", "20", "--no-db", "--out", out],
+        { DECIBENCH_BUNDLE: mode },
+      );
+      assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+      await Deno.stat(join(out, "report.html"));
+    }
+    const [bundled, sources] = [join(dir, "bundle"), join(dir, "sources")];
+    assert.deepEqual(
+      await decisionsWithoutLatency(bundled),
+      await decisionsWithoutLatency(sources),
+    );
+    assert.deepEqual(
+      summaryWithoutLatency(await readRunJson(bundled)),
+      summaryWithoutLatency(await readRunJson(sources)),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DECIBENCH_BUNDLE other than auto, off or only is refused with exit 2", async () => {
+  const run = await runScript("bench.ts", ["--help"], { DECIBENCH_BUNDLE: "yes" });
+  assert.equal(run.code, 2);
+  assert.match(
+    run.stderr,
+    /^decibench: Cannot use DECIBENCH_BUNDLE="yes": give auto, off or only, or leave it unset\n$/,
+  );
+});
