@@ -353,9 +353,9 @@ function sides(round: number): Start[] {
 }
 
 /** `figure` of one side's samples, labelled. */
-function bySide(samples: Record<Start, number[]>, unit: string): string {
-  return `bundle ${figure(samples.bundle, { unit })}, from the sources ${
-    figure(samples.sources, { unit })
+function bySide(samples: Record<Start, number[]>, unit: string, decimals = 0): string {
+  return `bundle ${figure(samples.bundle, { unit, decimals })}, from the sources ${
+    figure(samples.sources, { unit, decimals })
   }`;
 }
 
@@ -429,7 +429,7 @@ async function resultSection(ctx: Context): Promise<void> {
       figure(bareMs, { unit: " ms" })
     })`,
   );
-  say(`      ${bySide(ratio, "×")}  ${goal(ratio.bundle, "<=", 1.25, "1.25×")}`);
+  say(`      ${bySide(ratio, "×", 2)}  ${goal(ratio.bundle, "<=", 1.25, "1.25×")}`);
   say(`      whole run ${bySide(wholeMs, " ms")}`);
   say(
     `  --limit 20 smoke run, wall time  ${bySide(smoke, " ms")}  ${

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
 import {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { EngineReply, NormalizedAnswer } from "./engine.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 
 /** The three question types System One serves (`bool` is accepted as an alias of `noul`). */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import { QUESTION_TYPES, type QuestionType } from "../dataset/mod.ts";
 
 /** Format tag written in every model file. */

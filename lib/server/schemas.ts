@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Question } from "../dataset/mod.ts";
 
 /** Most options a choice question may list (llama-server's limit). */

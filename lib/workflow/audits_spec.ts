@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 
 /** The option every judge question must offer: the judge cannot tell. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
 import { ENGINE_NAMES, type EngineName } from "../client/mod.ts";
 import type { DatasetSpec, QuestionDefinition } from "../dataset/mod.ts";
