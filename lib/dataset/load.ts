@@ -130,6 +130,7 @@ class Verifier {
   async rows(
     file: string,
     expectedSha256: string,
+    keep: boolean,
   ): Promise<{ text: string; sha256: string; gzSha256: string; known: boolean }> {
     const gz = await this.read(file, "the vendored data");
     if (gz.length === 0) this.fail(file, "is empty");
@@ -141,7 +142,9 @@ class Verifier {
     }
     // Decompressed by an earlier process: used only when its content has the manifest's sha256.
     const cached = new URL(`typed-decisions-${gzSha256}.jsonl`, DECOMPRESSED_DIR);
-    let bytes: Uint8Array | undefined = await Deno.readFile(cached).catch(() => undefined);
+    let bytes: Uint8Array | undefined = keep
+      ? await Deno.readFile(cached).catch(() => undefined)
+      : undefined;
     let sha256 = bytes && await sha256Hex(bytes);
     if (bytes === undefined || sha256 !== expectedSha256) {
       let decompressed: Uint8Array;
@@ -152,7 +155,7 @@ class Verifier {
       }
       bytes = decompressed;
       sha256 = await sha256Hex(bytes);
-      if (sha256 === expectedSha256) await keepDecompressed(cached, bytes);
+      if (keep && sha256 === expectedSha256) await keepDecompressed(cached, bytes);
     }
     if (sha256 !== expectedSha256) {
       this.fail(
@@ -167,8 +170,8 @@ class Verifier {
 }
 
 /**
- * Where verified data files are kept decompressed, named by the sha256 of their compressed bytes
- * (`.cache/` in the checkout; gunzip is a third of a load). Two folders below the root, like this
+ * Where the verified vendored data files are kept decompressed, named by the sha256 of their
+ * compressed bytes (`.cache/` in the checkout; gunzip is a third of a load). Two folders below the root, like this
  * module, so the URL holds from the bundle `deno task bench` starts from.
  */
 const DECOMPRESSED_DIR = new URL("../../.cache/", import.meta.url);
@@ -228,7 +231,9 @@ export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dat
     );
   }
   const dataFile = join(dir, entry.data);
-  const { text, sha256, gzSha256, known } = await verify.rows(dataFile, entry.sha256);
+  // Only the vendored files are kept decompressed (other folders are tests' and one-offs').
+  const keep = dir === toPath(VENDOR_DIR);
+  const { text, sha256, gzSha256, known } = await verify.rows(dataFile, entry.sha256, keep);
   const lines = text.slice(0, -1).split("\n");
   if (lines.length !== entry.rows) {
     verify.fail(dataFile, `has ${lines.length} rows, the manifest says ${entry.rows}`);
