@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  buildBundle,
   bundledName,
   type BundleManifest,
   CACHE_DIR,
@@ -74,7 +75,18 @@ Deno.test("a run with no bundle rebuilds it in the background, and a run from it
     assert.ok(Date.now() < deadline, "no bundle was built within 120 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  assert.ok(freshBundle("lib/report/_run_worker.ts"), "the report worker is bundled too");
+  const worker = freshBundle("lib/report/_run_worker.ts");
+  assert.ok(worker, "the report worker is bundled too");
+  // The bundled RunReportWorker starts the worker beside its own chunk (a run whose worker fails
+  // to start writes its reports itself, so only this shows a wrong URL).
+  const bundleDir = new URL(".", worker);
+  let starters = 0;
+  for await (const entry of Deno.readDir(bundleDir)) {
+    if (!entry.name.endsWith(".js") || entry.name === "_run_worker.js") continue;
+    const code = await Deno.readTextFile(new URL(entry.name, bundleDir));
+    if (code.includes('"./_run_worker.js"')) starters++;
+  }
+  assert.equal(starters, 1, "one chunk starts ./_run_worker.js, found beside it");
 
   const dir = await Deno.makeTempDir();
   try {
@@ -83,10 +95,11 @@ Deno.test("a run with no bundle rebuilds it in the background, and a run from it
       const out = join(dir, name);
       const run = await runScript(
         "bench.ts",
-        ["--limit", "20", "--no-db", "--out", out],
+        ["--limit", "100", "--no-db", "--out", out],
         { DECIBENCH_BUNDLE: mode },
       );
       assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+      // 100 cases: the report worker (bundled too) writes report.html.
       await Deno.stat(join(out, "report.html"));
     }
     const [bundled, sources] = [join(dir, "bundle"), join(dir, "sources")];
@@ -100,6 +113,27 @@ Deno.test("a run with no bundle rebuilds it in the background, and a run from it
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a build removes the bundle folders replaced more than an hour ago, and keeps the others", async () => {
+  const old = new URL("bundle-zz-replaced-long-ago/", CACHE_DIR);
+  const recent = new URL("bundle-zz-replaced-just-now/", CACHE_DIR);
+  try {
+    for (const dir of [old, recent]) {
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(new URL("_bench.js", dir), "");
+    }
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await Deno.utime(old, twoHoursAgo, twoHoursAgo);
+    const built = await buildBundle();
+    assert.ok(built.inputs > 100, `${built.inputs} inputs`);
+    assert.equal(freshBundle("scripts/_bench.ts")?.href, new URL("_bench.js", built.dir).href);
+    await assert.rejects(Deno.stat(old), Deno.errors.NotFound);
+    assert.ok((await Deno.stat(recent)).isDirectory);
+  } finally {
+    await Deno.remove(old, { recursive: true }).catch(() => {});
+    await Deno.remove(recent, { recursive: true }).catch(() => {});
   }
 });
 

@@ -13,8 +13,9 @@
  *
  * Each bundle sits in its own folder two levels below the root (`.cache/bundle-<id>/`), as deep as
  * the modules in `lib/<folder>/` that find the vendored data by `import.meta.url`, so those URLs
- * name the same files from the bundle as from the sources. A folder is removed a day after a newer
- * bundle replaced it, so a run that started from it can still load its lazy parts.
+ * name the same files from the bundle as from the sources. A folder (about 2 MB) is removed an
+ * hour after a newer bundle replaced it, so a run that started from it can still load its lazy
+ * parts.
  *
  * `DECIBENCH_BUNDLE=off` runs the sources and never builds; `DECIBENCH_BUNDLE=only` runs the
  * bundle or stops with exit 2 when it is missing or stale (for tests and `deno task perf`).
@@ -34,7 +35,7 @@ const FAILED = new URL("bundle-failed.json", CACHE_DIR);
 const LOCK = new URL("bundle.lock", CACHE_DIR);
 // A lock older than this is left from a build that died: the next run may take it.
 const LOCK_STALE_MS = 5 * 60_000;
-const KEEP_REPLACED_MS = 24 * 3600_000;
+const KEEP_REPLACED_MS = 3600_000;
 
 /** What a bundle was built from: the Deno version and each input's size and modification time. */
 export interface BundleManifest {
@@ -240,7 +241,7 @@ export interface BuiltBundle {
 
 /**
  * Bundles {@link ENTRIES} into a new folder under {@link CACHE_DIR} and makes it the current bundle
- * (the manifest is replaced in one rename), then removes folders replaced more than a day ago.
+ * (the manifest is replaced in one rename), then removes folders replaced more than an hour ago.
  * When the build fails, `.cache/bundle-failed.json` records the sources it failed on, so that
  * runs do not retry it until one of them changes.
  *
@@ -255,12 +256,12 @@ export async function buildBundle(): Promise<BuiltBundle> {
   await Deno.mkdir(dir, { recursive: true });
   try {
     for (const entry of ENTRIES) {
-      // Minified: a tenth less time to load; stack traces map back through the linked source maps.
+      // Minified: a tenth less time to load. No source maps (they would double the folder);
+      // DECIBENCH_BUNDLE=off runs the sources, for stack traces with their lines.
       await deno([
         "bundle",
         "--code-splitting",
         "--minify",
-        "--sourcemap=linked",
         "--platform",
         "deno",
         "--outdir",
@@ -274,7 +275,7 @@ export async function buildBundle(): Promise<BuiltBundle> {
     await writeJsonAtomic(FAILED, manifest);
     throw error;
   }
-  // The replaced folder's time becomes the time it was replaced, from which its day counts.
+  // The replaced folder's time becomes the time it was replaced, from which its hour counts.
   const replaced = readManifest(MANIFEST);
   if (replaced !== undefined) {
     const now = new Date();
@@ -292,7 +293,7 @@ async function writeJsonAtomic(url: URL, value: unknown): Promise<void> {
   await Deno.rename(temp, url);
 }
 
-/** Removes bundle folders other than `current` replaced more than a day ago. */
+/** Removes bundle folders other than `current` replaced more than an hour ago. */
 async function pruneReplaced(current: string): Promise<void> {
   for await (const entry of Deno.readDir(CACHE_DIR)) {
     if (!entry.isDirectory || !entry.name.startsWith("bundle-") || entry.name === current) continue;
