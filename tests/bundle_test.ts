@@ -50,8 +50,16 @@ Deno.test("a bundle is stale once an input changes size or time, or Deno changes
     await Deno.utime(join(dir, "lib/a.ts"), mtime!, mtime!);
     assert.equal(unchanged(touched, root), false, "lib/a.ts rewritten");
 
+    const both = { ...manifest, inputs: statInputs(["lib/a.ts", "b.ts"], root) };
+    assert.equal(unchanged(both, root), true);
     await Deno.remove(join(dir, "b.ts"));
     assert.deepEqual(statInputs(["b.ts"], root), { "b.ts": [-1, -1] });
+    assert.equal(unchanged(both, root), false, "b.ts removed");
+    // Absent when built (deno.lock without a lock file): fresh while it stays absent.
+    const absent = { ...manifest, inputs: statInputs(["b.ts"], root) };
+    assert.equal(unchanged(absent, root), true);
+    await Deno.writeTextFile(join(dir, "b.ts"), "");
+    assert.equal(unchanged(absent, root), false, "b.ts created");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

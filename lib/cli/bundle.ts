@@ -101,7 +101,8 @@ export function unchanged(manifest: BundleManifest, root: URL = ROOT): boolean {
   const now = statInputs(Object.keys(manifest.inputs), root);
   for (const [path, [size, mtime]] of Object.entries(manifest.inputs)) {
     const [nowSize, nowMtime] = now[path] as [number, number];
-    if (size < 0 || nowSize !== size || nowMtime !== mtime) return false;
+    // An input absent at the build (deno.lock, with --no-lock) must still be absent.
+    if (nowSize !== size || nowMtime !== mtime) return false;
   }
   return Object.keys(manifest.inputs).length > 0;
 }
