@@ -73,26 +73,6 @@ function correctTieAware(d: ScorerProfileInput): boolean {
   return probabilityOf(d.gold_probabilities, top.key) >= best;
 }
 
-function mean(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  let sum = 0;
-  for (const v of values) sum += v;
-  return sum / values.length;
-}
-
-/** Mean over questions of a per-question value (questions with a null value left out). */
-function perQuestion(
-  decisions: readonly ScorerProfileInput[],
-  value: (group: readonly ScorerProfileInput[]) => number | null,
-): number | null {
-  const values: number[] = [];
-  for (const group of groupBy(decisions, questionKey).values()) {
-    const v = value(group);
-    if (v !== null) values.push(v);
-  }
-  return mean(values);
-}
-
 /**
  * The scorer profile of a run's decisions.
  *
@@ -115,23 +95,65 @@ function perQuestion(
  * ```
  */
 export function scorerProfile(decisions: readonly ScorerProfileInput[]): ScorerProfileRow[] {
-  const answered = decisions.filter(isAnswered);
-  const accuracy = (group: readonly ScorerProfileInput[], tieAware: boolean) =>
-    mean(group.map((d) => (tieAware ? correctTieAware(d) : d.correct && isAnswered(d)) ? 1 : 0));
-  const kl = (group: readonly ScorerProfileInput[], floor: number) =>
-    mean(
-      group.filter((d) => d.predicted && d.gold_probabilities).map((d) =>
-        klWithFloor(
-          d.gold_probabilities as Record<string, number>,
-          d.predicted as Record<string, number>,
-          floor,
-        )
-      ),
-    );
-  const brier = (group: readonly ScorerProfileInput[]) =>
-    mean(group.flatMap((d) => typeof d.brier === "number" ? [d.brier] : []));
-  const ece = (group: readonly ScorerProfileInput[], bins: number) =>
-    eceOfBins(calibrationBins(group, { bins }));
+  // Each decision's figures, computed once for every convention that reads them; the means add
+  // them in the same order as one pass per convention would.
+  const n = decisions.length;
+  const right = new Float64Array(n);
+  const tieRight = new Float64Array(n);
+  const scored = new Uint8Array(n);
+  const kl12 = new Float64Array(n);
+  const kl9 = new Float64Array(n);
+  const hasBrier = new Uint8Array(n);
+  const brier = new Float64Array(n);
+  const all: number[] = [];
+  const answered: number[] = [];
+  decisions.forEach((d, i) => {
+    all.push(i);
+    const ok = isAnswered(d);
+    right[i] = d.correct && ok ? 1 : 0;
+    tieRight[i] = correctTieAware(d) ? 1 : 0;
+    if (!ok) return;
+    answered.push(i);
+    if (d.predicted && d.gold_probabilities) {
+      scored[i] = 1;
+      kl12[i] = klWithFloor(d.gold_probabilities, d.predicted, 1e-12);
+      kl9[i] = klWithFloor(d.gold_probabilities, d.predicted, 1e-9);
+    }
+    if (typeof d.brier === "number") {
+      hasBrier[i] = 1;
+      brier[i] = d.brier;
+    }
+  });
+  const byQuestion = (indices: readonly number[]) =>
+    groupBy(indices, (i) => questionKey(decisions[i] as ScorerProfileInput));
+  const allGroups = [...byQuestion(all).values()];
+  const answeredGroups = [...byQuestion(answered).values()];
+  const mean = (indices: readonly number[], value: Float64Array, has?: Uint8Array) => {
+    let sum = 0;
+    let count = 0;
+    for (const i of indices) {
+      if (has && !has[i]) continue;
+      sum += value[i] as number;
+      count++;
+    }
+    return count === 0 ? null : sum / count;
+  };
+  const perQuestion = (
+    groups: readonly (readonly number[])[],
+    value: (group: readonly number[]) => number | null,
+  ) => {
+    let sum = 0;
+    let count = 0;
+    for (const group of groups) {
+      const v = value(group);
+      if (v === null) continue;
+      sum += v;
+      count++;
+    }
+    return count === 0 ? null : sum / count;
+  };
+  const ece = (group: readonly number[], bins: number) =>
+    eceOfBins(calibrationBins(group.map((i) => decisions[i] as ScorerProfileInput), { bins }));
   const row = (
     metric: ScorerProfileRow["metric"],
     convention: string,
@@ -139,27 +161,31 @@ export function scorerProfile(decisions: readonly ScorerProfileInput[]): ScorerP
     decibench = false,
   ): ScorerProfileRow => ({ metric, convention, value, decibench });
   return [
-    row("accuracy", "pooled, ties → dataset label", accuracy(decisions, false), true),
-    row("accuracy", "pooled, ties → any top gold answer", accuracy(decisions, true)),
+    row("accuracy", "pooled, ties → dataset label", mean(all, right), true),
+    row("accuracy", "pooled, ties → any top gold answer", mean(all, tieRight)),
     row(
       "accuracy",
       "per question, ties → dataset label",
-      perQuestion(decisions, (g) => accuracy(g, false)),
+      perQuestion(allGroups, (g) => mean(g, right)),
     ),
     row(
       "accuracy",
       "per question, ties → any top gold answer",
-      perQuestion(decisions, (g) => accuracy(g, true)),
+      perQuestion(allGroups, (g) => mean(g, tieRight)),
     ),
-    row("kl", "pooled, floor 1e-12", kl(answered, 1e-12), true),
-    row("kl", "pooled, floor 1e-9", kl(answered, 1e-9)),
-    row("kl", "per question, floor 1e-12", perQuestion(answered, (g) => kl(g, 1e-12))),
-    row("kl", "per question, floor 1e-9", perQuestion(answered, (g) => kl(g, 1e-9))),
-    row("brier", "pooled", brier(answered), true),
-    row("brier", "per question", perQuestion(answered, brier)),
+    row("kl", "pooled, floor 1e-12", mean(answered, kl12, scored), true),
+    row("kl", "pooled, floor 1e-9", mean(answered, kl9, scored)),
+    row(
+      "kl",
+      "per question, floor 1e-12",
+      perQuestion(answeredGroups, (g) => mean(g, kl12, scored)),
+    ),
+    row("kl", "per question, floor 1e-9", perQuestion(answeredGroups, (g) => mean(g, kl9, scored))),
+    row("brier", "pooled", mean(answered, brier, hasBrier), true),
+    row("brier", "per question", perQuestion(answeredGroups, (g) => mean(g, brier, hasBrier))),
     row("ece", "pooled, 10 bins", ece(answered, 10), true),
     row("ece", "pooled, 15 bins", ece(answered, 15)),
-    row("ece", "per question, 10 bins", perQuestion(answered, (g) => ece(g, 10))),
-    row("ece", "per question, 15 bins", perQuestion(answered, (g) => ece(g, 15))),
+    row("ece", "per question, 10 bins", perQuestion(answeredGroups, (g) => ece(g, 10))),
+    row("ece", "per question, 15 bins", perQuestion(answeredGroups, (g) => ece(g, 15))),
   ];
 }

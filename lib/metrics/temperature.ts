@@ -123,15 +123,27 @@ export function temper(
   return out;
 }
 
-/** Σ −ln p_β(label) over items, p_β ∝ max(p, 1e-12)^β. */
-function nllAt(items: readonly { logs: number[]; label: number }[], beta: number): number {
+/**
+ * Σ −ln p_β(label) over items, p_β ∝ max(p, 1e-12)^β: item i's log-probabilities are
+ * `logs[start[i]]` to `logs[start[i + 1]]`, its label's at `labels[i]`.
+ */
+function nllAt(
+  items: { logs: Float64Array; start: Int32Array; labels: Int32Array },
+  beta: number,
+): number {
+  const { logs, start, labels } = items;
   let sum = 0;
-  for (const { logs, label } of items) {
+  for (let i = 0; i < labels.length; i++) {
+    const from = start[i] as number;
+    const to = start[i + 1] as number;
     let max = -Infinity;
-    for (const l of logs) max = Math.max(max, beta * l);
+    for (let j = from; j < to; j++) {
+      const v = beta * (logs[j] as number);
+      if (v > max) max = v;
+    }
     let total = 0;
-    for (const l of logs) total += Math.exp(beta * l - max);
-    sum += max + Math.log(total) - beta * (logs[label] as number);
+    for (let j = from; j < to; j++) total += Math.exp(beta * (logs[j] as number) - max);
+    sum += max + Math.log(total) - beta * (logs[labels[i] as number] as number);
   }
   return sum;
 }
@@ -152,13 +164,23 @@ function nllAt(items: readonly { logs: number[]; label: number }[], beta: number
  * ```
  */
 export function fitTemperatureToLabels(items: readonly LabelledDistribution[]): number | null {
-  const prepared = items.flatMap(({ predicted, gold }) => {
+  const logs: number[] = [];
+  const start: number[] = [0];
+  const labels: number[] = [];
+  for (const { predicted, gold } of items) {
     const keys = Object.keys(predicted);
     const label = keys.indexOf(gold);
-    if (label < 0) return [];
-    return [{ logs: keys.map((k) => Math.log(Math.max(predicted[k] as number, KL_FLOOR))), label }];
-  });
-  if (prepared.length === 0) return null;
+    if (label < 0) continue;
+    labels.push(logs.length + label);
+    for (const k of keys) logs.push(Math.log(Math.max(predicted[k] as number, KL_FLOOR)));
+    start.push(logs.length);
+  }
+  if (labels.length === 0) return null;
+  const prepared = {
+    logs: Float64Array.from(logs),
+    start: Int32Array.from(start),
+    labels: Int32Array.from(labels),
+  };
   const ratio = (Math.sqrt(5) - 1) / 2;
   let a = BETA_MIN;
   let b = BETA_MAX;
@@ -194,6 +216,46 @@ function scoreOf(predicted: Readonly<Record<string, number>>, gold: string) {
   };
 }
 
+/**
+ * `scoreOf(temper(predicted, temperature), gold)` without building the tempered distribution:
+ * the same operations in the same order, so the same numbers.
+ */
+function temperedScore(
+  predicted: Readonly<Record<string, number>>,
+  gold: string,
+  temperature: number,
+): ReturnType<typeof scoreOf> {
+  if (!(temperature > 0 && Number.isFinite(temperature))) temper(predicted, temperature);
+  const beta = 1 / temperature;
+  const keys = Object.keys(predicted);
+  const values = new Float64Array(keys.length);
+  let max = -Infinity;
+  for (let i = 0; i < keys.length; i++) {
+    const l = beta * Math.log(Math.max(predicted[keys[i] as string] as number, KL_FLOOR));
+    values[i] = l;
+    max = Math.max(max, l);
+  }
+  let total = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const w = Math.exp((values[i] as number) - max);
+    values[i] = w;
+    total += w;
+  }
+  let top = -1;
+  let goldP = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const p = (values[i] as number) / total;
+    values[i] = p;
+    if (top < 0 || p > (values[top] as number)) top = i;
+    if (keys[i] === gold) goldP = p;
+  }
+  return {
+    nll: -Math.log(Math.max(goldP, KL_FLOOR)),
+    confidence: top < 0 ? null : values[top] as number,
+    correct: top >= 0 && keys[top] === gold,
+  };
+}
+
 function figures(
   items: readonly LabelledDistribution[],
   temperatureOf: (index: number) => number | null,
@@ -201,7 +263,7 @@ function figures(
   const before = items.map((x) => scoreOf(x.predicted, x.gold));
   const after = items.map((x, i) => {
     const t = temperatureOf(i);
-    return t === null ? scoreOf(x.predicted, x.gold) : scoreOf(temper(x.predicted, t), x.gold);
+    return t === null ? scoreOf(x.predicted, x.gold) : temperedScore(x.predicted, x.gold, t);
   });
   const meanNll = (scores: readonly { nll: number }[]) =>
     scores.length === 0 ? null : scores.reduce((s, x) => s + x.nll, 0) / scores.length;
