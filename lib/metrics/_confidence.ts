@@ -97,8 +97,8 @@ export function weighTies(
 
 /**
  * Tie runs shared by the rank-based estimators that read the same decisions in the same
- * bootstrap (`ece_em`, `ece_debiased`, `aurc`, `acc_at_50`, `acc_at_80`): one sort per
- * bootstrap, one weighting per resample. Reuse is decided by content (the confidences and
+ * bootstrap or summary (`ece_em`, `ece_debiased`, `aurc`, `acc_at_50`, `acc_at_80`): one sort per
+ * bootstrap or summary, one weighting per resample. Reuse is decided by content (the confidences and
  * correctness read, and the weights), or for the weights by the array and the stamp its caller
  * changes with every refill; never by identity alone, so a changed input is recomputed.
  */
@@ -109,6 +109,8 @@ export interface SharedTies {
    * (the caller changes the stamp whenever it refills the array); without, when the weights are.
    */
   weigh(weights: Float64Array, stamp?: number): WeightedTies;
+  /** The runs with every decision counted once (computed on the first call, then kept). */
+  unweighted(): WeightedTies;
   /** A counter that changes whenever `weigh` recomputed the runs. */
   readonly version: number;
 }
@@ -137,7 +139,11 @@ export function sharedTies(decisions: readonly RankInput[]): SharedTies {
   const buffer = weighTies(prepared);
   const last = new LastWeights();
   let version = 0;
+  let once: WeightedTies | null = null;
   const shared: SharedTies = {
+    unweighted() {
+      return once ??= weighTies(prepared);
+    },
     weigh(weights, stamp) {
       if (last.same(weights, stamp)) return buffer;
       weighTies(prepared, weights, buffer);

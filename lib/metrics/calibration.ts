@@ -198,7 +198,7 @@ function equalMassMetric(
   };
   return {
     prepare,
-    compute: (decisions) => estimate(equalMassBins(weighTies(prepareTies(decisions)), 15)),
+    compute: (decisions) => estimate(equalMassBins(sharedTies(decisions).unweighted(), 15)),
   };
 }
 

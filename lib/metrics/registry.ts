@@ -233,9 +233,17 @@ export function computeMetric(
   metric: MetricDefinition,
   decisions: readonly MetricInput[],
 ): number | null {
-  if (metric.kind === "sample") return metric.compute(decisions.filter((d) => covers(metric, d)));
+  return computeOverCovered(metric, decisions.filter((d) => covers(metric, d)));
+}
+
+/** A metric over the decisions it covers (already filtered). */
+function computeOverCovered(
+  metric: MetricDefinition,
+  covered: readonly MetricInput[],
+): number | null {
+  if (metric.kind === "sample") return metric.compute(covered);
   const totals = new Float64Array(metric.width);
-  for (const d of decisions) if (covers(metric, d)) metric.add(totals, 0, d);
+  for (const d of covered) metric.add(totals, 0, d);
   return metric.value(totals, 0);
 }
 
@@ -251,6 +259,13 @@ export function computeMetrics(
   metrics: readonly MetricDefinition[] = METRIC_REGISTRY,
 ): ByMetric<number | null> {
   const values: Record<string, number | null> = {};
-  for (const metric of metrics) values[metric.name] = computeMetric(metric, decisions);
+  // Metrics covering the same decisions (same `over` and `types`) read one filtered list.
+  const covered = new Map<string, MetricInput[]>();
+  for (const metric of metrics) {
+    const key = `${metric.over}|${metric.types?.join(",") ?? "*"}`;
+    let list = covered.get(key);
+    if (list === undefined) covered.set(key, list = decisions.filter((d) => covers(metric, d)));
+    values[metric.name] = computeOverCovered(metric, list);
+  }
   return values as ByMetric<number | null>;
 }

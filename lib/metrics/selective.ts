@@ -141,7 +141,7 @@ function fromTies(
   estimate: (ties: WeightedTies) => number | null,
 ): Pick<SampleMetric, "compute" | "prepare"> {
   return {
-    compute: (decisions) => estimate(weighTies(prepareTies(decisions))),
+    compute: (decisions) => estimate(sharedTies(decisions).unweighted()),
     prepare: (decisions) => {
       const shared = sharedTies(decisions);
       return (weights, stamp) => estimate(shared.weigh(weights, stamp));
