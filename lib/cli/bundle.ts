@@ -8,8 +8,8 @@
  * `.cache/` at the root of the checkout with a manifest, `.cache/bundle.json`, naming the Deno
  * version and every source file it was built from (its size and modification time). A run uses
  * it only when all of them are unchanged; otherwise the run loads the sources, as it would without
- * a bundle, and starts one rebuild in the background (detached, its output discarded), so a
- * change never waits for a build and the run after it is quick again.
+ * a bundle, and as it ends starts one rebuild in the background (detached, its output discarded),
+ * so neither a change nor the run waits for a build, and the next run is quick again.
  *
  * Each bundle sits in its own folder two levels below the root (`.cache/bundle-<id>/`), as deep as
  * the modules in `lib/<folder>/` that find the vendored data by `import.meta.url`, so those URLs
@@ -126,7 +126,7 @@ export function freshBundle(entry: string): URL | undefined {
 
 /**
  * Runs the command whose main module is `entry` (it exports `run()`): from the bundle when it
- * matches the sources, else from the sources, starting a rebuild in the background.
+ * matches the sources, else from the sources, starting a rebuild in the background as it exits.
  */
 export async function launch(entry: string): Promise<void> {
   let mode: BundleMode;
@@ -153,15 +153,22 @@ export async function launch(entry: string): Promise<void> {
       );
       Deno.exit(2);
     }
-    if (mode === "auto") rebuildInBackground();
+    // Built once this run ends: a build beside the run would take half its time on two cores.
+    if (mode === "auto") {
+      globalThis.addEventListener("unload", () => rebuildInBackground(entry), { once: true });
+    }
     command = await import(new URL(entry, ROOT).href);
   }
   await (command as { run(): Promise<unknown> }).run();
 }
 
-/** Starts `scripts/bundle.ts --background` detached, unless a build runs or failed on these sources. */
-function rebuildInBackground(): void {
+/**
+ * Starts `scripts/bundle.ts --background` detached, unless another process built the bundle
+ * meanwhile, or a build runs or failed on these sources.
+ */
+function rebuildInBackground(entry: string): void {
   try {
+    if (freshBundle(entry) !== undefined) return;
     const failed = readManifest(FAILED);
     if (failed !== undefined && unchanged(failed)) return;
     Deno.mkdirSync(CACHE_DIR, { recursive: true });
