@@ -75,6 +75,14 @@ Deno.test("a run with no bundle rebuilds it in the background, and a run from it
   await Deno.remove(new URL("bundle.json", CACHE_DIR)).catch(() => {});
   await Deno.remove(new URL("bundle-failed.json", CACHE_DIR)).catch(() => {});
   await Deno.remove(new URL("bundle.lock", CACHE_DIR)).catch(() => {});
+  // Required, but missing: exit 2, nothing run (a build takes over a second, so none lands first).
+  const required = await runScript("bench.ts", ["--help"], { DECIBENCH_BUNDLE: "only" });
+  assert.equal(required.code, 2);
+  assert.match(
+    required.stderr,
+    /^decibench: DECIBENCH_BUNDLE=only, but the bundle in \S+\/\.cache\/ is missing or older than the sources; build it with deno task bundle\n$/,
+  );
+  assert.deepEqual(required.lines, []);
   const help = await runScript("bench.ts", ["--help"]);
   assert.equal(help.code, 0, help.stderr);
   // The rebuild outlives the run that started it (another test's run may have started it first).
