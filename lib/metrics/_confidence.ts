@@ -109,7 +109,7 @@ export interface SharedTies {
    * (the caller changes the stamp whenever it refills the array); without, when the weights are.
    */
   weigh(weights: Float64Array, stamp?: number): WeightedTies;
-  /** The runs with every decision counted once (computed on the first call, then kept). */
+  /** The runs with every decision counted once (computed with the sort, then kept). */
   unweighted(): WeightedTies;
   /** A counter that changes whenever `weigh` recomputed the runs. */
   readonly version: number;
@@ -136,17 +136,16 @@ export function sharedTies(decisions: readonly RankInput[]): SharedTies {
     sameBytes(lastShared.correct, correct)
   ) return lastShared.shared;
   const prepared = prepareTies(decisions);
-  const buffer = weighTies(prepared);
+  const unweighted = weighTies(prepared);
+  // The runs of the last weighting, made on the first one.
+  let buffer: WeightedTies | null = null;
   const last = new LastWeights();
   let version = 0;
-  let once: WeightedTies | null = null;
   const shared: SharedTies = {
-    unweighted() {
-      return once ??= weighTies(prepared);
-    },
+    unweighted: () => unweighted,
     weigh(weights, stamp) {
-      if (last.same(weights, stamp)) return buffer;
-      weighTies(prepared, weights, buffer);
+      if (buffer !== null && last.same(weights, stamp)) return buffer;
+      buffer = weighTies(prepared, weights, buffer ?? undefined);
       last.keep(weights, stamp);
       version++;
       return buffer;

@@ -18,6 +18,7 @@ import { resolveBootstrapOptions } from "./_resample.ts";
 import {
   type AdditiveMetric,
   type ByMetric,
+  coverageKey,
   covers,
   METRIC_REGISTRY,
   type MetricDefinition,
@@ -147,8 +148,7 @@ export function bootstrapIntervals(
  */
 function sharesTotals(m: AdditiveMetric, owner: AdditiveMetric): boolean {
   return m.totalsOf !== undefined && m.totalsOf === owner.name && owner.totalsOf === undefined &&
-    m.width === owner.width && m.over === owner.over &&
-    String(m.types ?? "") === String(owner.types ?? "");
+    m.width === owner.width && coverageKey(m) === coverageKey(owner);
 }
 
 /**
@@ -352,7 +352,7 @@ function sampleIntervals(
   const weightsOf: (Float64Array | null)[] = [];
   const weighted = sample.map((m, k) => {
     if (!m.prepare) return null;
-    const key = `${m.over}|${m.types?.join(",") ?? "*"}`;
+    const key = coverageKey(m);
     let group = shared.get(key);
     if (!group) {
       const flat: MetricInput[] = [];

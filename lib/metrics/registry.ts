@@ -216,6 +216,17 @@ export function covers(metric: MetricBase, decision: MetricInput): boolean {
 }
 
 /**
+ * What decides which decisions a metric covers (its `over` and `types`): metrics with the same
+ * key cover the same decisions, so they can share one filtered list or one set of totals.
+ *
+ * @param metric The metric.
+ * @returns The key, e.g. `answered|noul`.
+ */
+export function coverageKey(metric: MetricBase): string {
+  return `${metric.over}|${metric.types?.join(",") ?? "*"}`;
+}
+
+/**
  * Computes one metric over decisions (the point estimate).
  *
  * @param metric The metric.
@@ -262,7 +273,7 @@ export function computeMetrics(
   // Metrics covering the same decisions (same `over` and `types`) read one filtered list.
   const covered = new Map<string, MetricInput[]>();
   for (const metric of metrics) {
-    const key = `${metric.over}|${metric.types?.join(",") ?? "*"}`;
+    const key = coverageKey(metric);
     let list = covered.get(key);
     if (list === undefined) covered.set(key, list = decisions.filter((d) => covers(metric, d)));
     values[metric.name] = computeOverCovered(metric, list);

@@ -112,15 +112,37 @@ export function temper(
       `Cannot temper a distribution: temperature "${temperature}" is not positive`,
     );
   }
+  const { keys, values } = tempered(predicted, temperature);
+  const out: Record<string, number> = {};
+  keys.forEach((k, i) => (out[k] = values[i] as number));
+  return out;
+}
+
+/**
+ * The tempered probabilities of `predicted`'s keys, in key order, for a valid temperature:
+ * q_i = β·ln max(p_i, 1e-12), then exp(q_i − max q) / Σ_j exp(q_j − max q), summed in key order.
+ */
+function tempered(
+  predicted: Readonly<Record<string, number>>,
+  temperature: number,
+): { keys: string[]; values: Float64Array } {
   const beta = 1 / temperature;
   const keys = Object.keys(predicted);
-  const logs = keys.map((k) => beta * Math.log(Math.max(predicted[k] as number, KL_FLOOR)));
-  const max = Math.max(...logs);
-  const weights = logs.map((l) => Math.exp(l - max));
-  const total = weights.reduce((a, b) => a + b, 0);
-  const out: Record<string, number> = {};
-  keys.forEach((k, i) => (out[k] = (weights[i] as number) / total));
-  return out;
+  const values = new Float64Array(keys.length);
+  let max = -Infinity;
+  for (let i = 0; i < keys.length; i++) {
+    const l = beta * Math.log(Math.max(predicted[keys[i] as string] as number, KL_FLOOR));
+    values[i] = l;
+    max = Math.max(max, l);
+  }
+  let total = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const w = Math.exp((values[i] as number) - max);
+    values[i] = w;
+    total += w;
+  }
+  for (let i = 0; i < keys.length; i++) values[i] = (values[i] as number) / total;
+  return { keys, values };
 }
 
 /**
@@ -218,7 +240,7 @@ function scoreOf(predicted: Readonly<Record<string, number>>, gold: string) {
 
 /**
  * `scoreOf(temper(predicted, temperature), gold)` without building the tempered distribution:
- * the same operations in the same order, so the same numbers.
+ * the same numbers.
  */
 function temperedScore(
   predicted: Readonly<Record<string, number>>,
@@ -226,26 +248,11 @@ function temperedScore(
   temperature: number,
 ): ReturnType<typeof scoreOf> {
   if (!(temperature > 0 && Number.isFinite(temperature))) temper(predicted, temperature);
-  const beta = 1 / temperature;
-  const keys = Object.keys(predicted);
-  const values = new Float64Array(keys.length);
-  let max = -Infinity;
-  for (let i = 0; i < keys.length; i++) {
-    const l = beta * Math.log(Math.max(predicted[keys[i] as string] as number, KL_FLOOR));
-    values[i] = l;
-    max = Math.max(max, l);
-  }
-  let total = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const w = Math.exp((values[i] as number) - max);
-    values[i] = w;
-    total += w;
-  }
+  const { keys, values } = tempered(predicted, temperature);
   let top = -1;
   let goldP = 0;
   for (let i = 0; i < keys.length; i++) {
-    const p = (values[i] as number) / total;
-    values[i] = p;
+    const p = values[i] as number;
     if (top < 0 || p > (values[top] as number)) top = i;
     if (keys[i] === gold) goldP = p;
   }
