@@ -1,6 +1,6 @@
 /**
- * Byte helpers shared by the dataset, the model files and the run records: deterministic gzip,
- * gunzip and sha256.
+ * Byte helpers shared by the dataset, the model files, the run records and the bundle: deterministic
+ * gzip, gunzip, sha256, and atomic file writes.
  *
  * @module
  */
@@ -52,4 +52,25 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   let hex = "";
   for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
   return hex;
+}
+
+/**
+ * Writes a file atomically: a temp file beside it, then rename. On failure the temp file is
+ * removed and the error rethrown.
+ *
+ * @param path Target path.
+ * @param content Text (written as UTF-8) or bytes.
+ * @throws {Deno.errors.NotFound} When the folder does not exist (and other file-system errors).
+ */
+export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    if (typeof content === "string") await Deno.writeTextFile(tmp, content);
+    else await Deno.writeFile(tmp, content);
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    // No stray temp file when the write or the rename fails (a folder at `path`, a full disk).
+    await Deno.remove(tmp).catch(() => {});
+    throw error;
+  }
 }

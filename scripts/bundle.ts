@@ -9,7 +9,8 @@
  */
 import { type CommandSpec, parseCommand, usageLine } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
-import { buildBundle, releaseLock } from "../lib/cli/bundle.ts";
+import { releaseLock } from "../lib/cli/bundle.ts";
+import { buildBundle } from "../lib/cli/bundle_build.ts";
 
 const COMMAND: CommandSpec = {
   name: "bundle",

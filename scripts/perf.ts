@@ -22,7 +22,7 @@
 import { join } from "node:path";
 import process from "node:process";
 import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
-import { buildBundle } from "../lib/cli/bundle.ts";
+import { buildBundle } from "../lib/cli/bundle_build.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
 import { type Dataset, loadDataset } from "../lib/dataset/mod.ts";

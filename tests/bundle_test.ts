@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  buildBundle,
   bundledName,
   type BundleManifest,
   CACHE_DIR,
@@ -14,9 +13,11 @@ import {
   statInputs,
   unchanged,
 } from "../lib/cli/bundle.ts";
+import { buildBundle } from "../lib/cli/bundle_build.ts";
 import {
   decisionsWithoutLatency,
   readRunJson,
+  ROOT,
   runScript,
   summaryWithoutLatency,
 } from "./bench_cli_helpers.ts";
@@ -160,4 +161,44 @@ Deno.test("DECIBENCH_BUNDLE other than auto, off or only is refused with exit 2"
     run.stderr,
     /^decibench: Cannot use DECIBENCH_BUNDLE="yes": give auto, off or only, or leave it unset\n$/,
   );
+});
+
+Deno.test("a checkout whose path holds a space builds its bundle, in the background as a run exits", async () => {
+  const copy = join(await Deno.makeTempDir(), "decibench checkout");
+  try {
+    // The checkout's files (those git would commit), copied to a path with a space.
+    const listed = await new Deno.Command("git", {
+      args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+      cwd: ROOT,
+      stdout: "piped",
+    }).output();
+    for (const file of new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean)) {
+      try {
+        await Deno.mkdir(join(copy, file, ".."), { recursive: true });
+        await Deno.copyFile(join(ROOT, file), join(copy, file));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error; // deleted, not yet committed
+      }
+    }
+    const bench = (env: Record<string, string>) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join(copy, "scripts/bench.ts"), "--help"],
+        cwd: copy,
+        env: { NO_COLOR: "1", ...env },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const first = await bench({});
+    assert.equal(first.code, 0, new TextDecoder().decode(first.stderr));
+    const deadline = Date.now() + 120_000;
+    while (!await Deno.stat(join(copy, ".cache/bundle.json")).then(() => true, () => false)) {
+      assert.ok(Date.now() < deadline, "no bundle was built within 120 s");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const bundled = await bench({ DECIBENCH_BUNDLE: "only" });
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    assert.match(new TextDecoder().decode(bundled.stdout), /^Usage: deno task bench/);
+  } finally {
+    await Deno.remove(join(copy, ".."), { recursive: true });
+  }
 });

@@ -30,12 +30,18 @@ export const CACHE_DIR: URL = new URL(".cache/", ROOT);
 /** The entry points bundled, relative to the root: bench's main module and its report worker. */
 export const ENTRIES: readonly string[] = ["scripts/_bench.ts", "lib/report/_run_worker.ts"];
 
-const MANIFEST = new URL("bundle.json", CACHE_DIR);
-const FAILED = new URL("bundle-failed.json", CACHE_DIR);
+/** The current bundle's manifest. */
+export const MANIFEST: URL = new URL("bundle.json", CACHE_DIR);
+/** The manifest of the sources a build last failed on. */
+export const FAILED: URL = new URL("bundle-failed.json", CACHE_DIR);
 const LOCK = new URL("bundle.lock", CACHE_DIR);
 // A lock older than this is left from a build that died: the next run may take it.
 const LOCK_STALE_MS = 5 * 60_000;
-const KEEP_REPLACED_MS = 3600_000;
+
+/** The file path of a file URL (a checkout's path may hold spaces, which a URL escapes). */
+export function pathOf(url: URL): string {
+  return decodeURIComponent(url.pathname);
+}
 
 /** What a bundle was built from: the Deno version and each input's size and modification time. */
 export interface BundleManifest {
@@ -65,7 +71,13 @@ export function bundleMode(): BundleMode {
   );
 }
 
-function readManifest(url: URL): BundleManifest | undefined {
+/**
+ * Reads a bundle manifest.
+ *
+ * @param url The manifest file.
+ * @returns The manifest, or undefined when it is missing, unreadable or not one.
+ */
+export function readManifest(url: URL): BundleManifest | undefined {
   try {
     const value = JSON.parse(Deno.readTextFileSync(url));
     if (
@@ -148,7 +160,7 @@ export async function launch(entry: string): Promise<void> {
   if (command === undefined) {
     if (mode === "only") {
       console.error(
-        `decibench: DECIBENCH_BUNDLE=only, but the bundle in ${CACHE_DIR.pathname} is missing or ` +
+        `decibench: DECIBENCH_BUNDLE=only, but the bundle in ${pathOf(CACHE_DIR)} is missing or ` +
           `older than the sources; build it with deno task bundle`,
       );
       Deno.exit(2);
@@ -174,8 +186,8 @@ function rebuildInBackground(entry: string): void {
     Deno.mkdirSync(CACHE_DIR, { recursive: true });
     if (!takeLock()) return;
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("scripts/bundle.ts", ROOT).pathname, "--background"],
-      cwd: ROOT.pathname,
+      args: ["run", "-A", pathOf(new URL("scripts/bundle.ts", ROOT)), "--background"],
+      cwd: pathOf(ROOT),
       stdin: "null",
       stdout: "null",
       stderr: "null",
@@ -208,105 +220,5 @@ export function releaseLock(): void {
     Deno.removeSync(LOCK);
   } catch {
     // Already gone.
-  }
-}
-
-async function deno(args: string[]): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: ROOT.pathname,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (!output.success) {
-    const text = new TextDecoder().decode(output.stderr).trim().split("\n").slice(-5).join("\n");
-    throw new Error(`deno ${args[0]} failed: ${text}`);
-  }
-  return new TextDecoder().decode(output.stdout);
-}
-
-/** The local files `entries` load, statically or dynamically, relative to the root. */
-async function sourcesOf(entries: readonly string[]): Promise<string[]> {
-  const files = new Set(["deno.json", "deno.lock"]);
-  for (const entry of entries) {
-    const info = JSON.parse(await deno(["info", "--json", entry]));
-    for (const { specifier } of info.modules as { specifier: string }[]) {
-      if (specifier.startsWith(ROOT.href)) files.add(specifier.slice(ROOT.href.length));
-    }
-  }
-  return [...files].sort();
-}
-
-/** What {@link buildBundle} built. */
-export interface BuiltBundle {
-  /** The bundle's folder. */
-  dir: URL;
-  /** How many source files it was built from. */
-  inputs: number;
-}
-
-/**
- * Bundles {@link ENTRIES} into a new folder under {@link CACHE_DIR} and makes it the current bundle
- * (the manifest is replaced in one rename), then removes folders replaced more than an hour ago.
- * When the build fails, `.cache/bundle-failed.json` records the sources it failed on, so that
- * runs do not retry it until one of them changes.
- *
- * @throws {Error} When `deno bundle` fails or a source changes while it runs.
- */
-export async function buildBundle(): Promise<BuiltBundle> {
-  const paths = await sourcesOf(ENTRIES);
-  const inputs = statInputs(paths);
-  const dirName = `bundle-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
-  const dir = new URL(`${dirName}/`, CACHE_DIR);
-  const manifest: BundleManifest = { deno: Deno.version.deno, dir: dirName, inputs };
-  await Deno.mkdir(dir, { recursive: true });
-  try {
-    for (const entry of ENTRIES) {
-      // Minified: a tenth less time to load. No source maps (they would double the folder);
-      // DECIBENCH_BUNDLE=off runs the sources, for stack traces with their lines.
-      await deno([
-        "bundle",
-        "--code-splitting",
-        "--minify",
-        "--platform",
-        "deno",
-        "--outdir",
-        dir.pathname,
-        entry,
-      ]);
-    }
-    if (!unchanged(manifest)) throw new Error("a source file changed during the build");
-  } catch (error) {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-    await writeJsonAtomic(FAILED, manifest);
-    throw error;
-  }
-  // The replaced folder's time becomes the time it was replaced, from which its hour counts.
-  const replaced = readManifest(MANIFEST);
-  if (replaced !== undefined) {
-    const now = new Date();
-    await Deno.utime(new URL(`${replaced.dir}/`, CACHE_DIR), now, now).catch(() => {});
-  }
-  await writeJsonAtomic(MANIFEST, manifest);
-  await Deno.remove(FAILED).catch(() => {});
-  await pruneReplaced(dirName);
-  return { dir, inputs: paths.length };
-}
-
-async function writeJsonAtomic(url: URL, value: unknown): Promise<void> {
-  const temp = new URL(`${url.pathname}.${crypto.randomUUID().slice(0, 8)}.tmp`, url);
-  await Deno.writeTextFile(temp, JSON.stringify(value));
-  await Deno.rename(temp, url);
-}
-
-/** Removes bundle folders other than `current` replaced more than an hour ago. */
-async function pruneReplaced(current: string): Promise<void> {
-  for await (const entry of Deno.readDir(CACHE_DIR)) {
-    if (!entry.isDirectory || !entry.name.startsWith("bundle-") || entry.name === current) continue;
-    const url = new URL(`${entry.name}/`, CACHE_DIR);
-    const mtime = (await Deno.stat(url)).mtime?.getTime() ?? 0;
-    if (Date.now() - mtime > KEEP_REPLACED_MS) await Deno.remove(url, { recursive: true });
   }
 }

@@ -12,7 +12,7 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzip, sha256Hex } from "../bytes.ts";
+import { gunzip, sha256Hex, writeAtomic } from "../bytes.ts";
 import { findCaseProblem } from "./_check_cases.ts";
 import { DATASET_ID, PINNED, REVISION, VENDORED_MANIFEST_SHA256 } from "./constants.ts";
 import { DatasetIntegrityError } from "./integrity_error.ts";
@@ -176,16 +176,13 @@ class Verifier {
  */
 const DECOMPRESSED_DIR = new URL("../../.cache/", import.meta.url);
 
-/** Writes `bytes` to `url` through a temporary file and a rename; a failure leaves no file. */
+/** Keeps verified decompressed bytes at `url` (atomically); a failure leaves no file. */
 async function keepDecompressed(url: URL, bytes: Uint8Array): Promise<void> {
-  const temp = new URL(`${url.pathname}.${crypto.randomUUID().slice(0, 8)}.tmp`, url);
   try {
     await Deno.mkdir(DECOMPRESSED_DIR, { recursive: true });
-    await Deno.writeFile(temp, bytes);
-    await Deno.rename(temp, url);
+    await writeAtomic(fileURLToPath(url), bytes);
   } catch {
     // Not writable: the next load decompresses again.
-    await Deno.remove(temp).catch(() => {});
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { writeAtomic } from "../bytes.ts";
 import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
@@ -165,26 +166,7 @@ export class RunRecorder {
   }
 }
 
-/**
- * Writes a file atomically: a temp file beside it, then rename. On failure the temp file is
- * removed and the error rethrown.
- *
- * @param path Target path.
- * @param content Text (written as UTF-8) or bytes.
- * @throws {Deno.errors.NotFound} When the folder does not exist (and other file-system errors).
- */
-export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    if (typeof content === "string") await Deno.writeTextFile(tmp, content);
-    else await Deno.writeFile(tmp, content);
-    await Deno.rename(tmp, path);
-  } catch (error) {
-    // No stray temp file when the write or the rename fails (a folder at `path`, a full disk).
-    await Deno.remove(tmp).catch(() => {});
-    throw error;
-  }
-}
+export { writeAtomic };
 
 /**
  * Reads `decisions.jsonl` (skipping a torn last line).
