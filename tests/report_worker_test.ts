@@ -76,6 +76,31 @@ Deno.test("a run with a report worker writes the same report.md and report.html 
   await Deno.remove(root, { recursive: true });
 });
 
+Deno.test("the report worker warms up on a run's first answers and draws the same report.html", async () => {
+  // 30 ms per answer, two at a time: the renderer is loaded well before half the cases are sent.
+  await using server = await startReferenceServer({ predictor: "fitted", latencyMs: 30 });
+  const workflow = await loadWorkflow("workflows/reference.ts");
+  const root = await Deno.makeTempDir();
+  const common = { baseUrl: server.url, limit: 120, dbPath: null, parallel: 2 } as const;
+  using worker = new RunReportWorker();
+  const beside = await runBenchmark(workflow, {
+    ...common,
+    outDir: join(root, "beside"),
+    reportWorker: worker,
+  });
+  assert.deepEqual(worker.warmed, { bootstrap: true, report: true });
+  const alone = await runBenchmark(workflow, { ...common, outDir: join(root, "alone") });
+  assert.deepEqual(beside.summary.intervals, alone.summary.intervals);
+  const [a, b] = [
+    await reportFiles(alone.dir, alone.id),
+    await reportFiles(beside.dir, beside.id),
+  ];
+  assert.deepEqual(worker.written, [join(beside.dir, "report.html")], "drawn in the worker");
+  assert.equal(b[0], a[0], "report.md");
+  assert.equal(b[1], a[1], "report.html");
+  await Deno.remove(root, { recursive: true });
+});
+
 Deno.test("a short run leaves the report worker unstarted; a closed worker leaves the run to write its reports, a failed job to bootstrap its intervals or draw report.html", async () => {
   await using server = await startReferenceServer({ predictor: "uniform" });
   const workflow = await loadWorkflow("workflows/reference.ts");

@@ -82,10 +82,10 @@ export function weighTies(
   for (let i = 0; i < tieOf.length; i++) {
     const t = tieOf[i] as number;
     if (t < 0) continue;
+    // Adding a weight of 0 leaves every sum as it was: no branch on it (nor on `correct`).
     const w = weights ? weights[i] as number : 1;
-    if (w === 0) continue;
     n[t] = (n[t] as number) + w;
-    if (correct[i]) right[t] = (right[t] as number) + w;
+    right[t] = (right[t] as number) + w * (correct[i] as number);
     total += w;
   }
   if (into) {

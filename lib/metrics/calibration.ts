@@ -345,10 +345,10 @@ function preparePerQuestion(
     for (let i = 0; i < slot.length; i++) {
       const j = slot[i] as number;
       if (j < 0) continue;
+      // Adding a weight of 0 leaves every sum as it was: no branch on it (nor on `correct`).
       const w = weights ? weights[i] as number : 1;
-      if (w === 0) continue;
       n[j] = (n[j] as number) + w;
-      if (correct[i]) right[j] = (right[j] as number) + w;
+      right[j] = (right[j] as number) + w * (correct[i] as number);
       conf[j] = (conf[j] as number) + w * (confidence[i] as number);
     }
     let sum = 0;

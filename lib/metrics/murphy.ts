@@ -107,8 +107,8 @@ function prepareMurphy(
     for (let i = 0; i < group.length; i++) {
       const g = group[i] as number;
       if (g < 0) continue;
+      // Adding a weight of 0 leaves every sum as it was: no branch on it.
       const w = weights ? weights[i] as number : 1;
-      if (w === 0) continue;
       const o = outcome[i] as number;
       const f = forecast[i] as number;
       size[g] = (size[g] as number) + w;

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { bootstrapIntervals } from "../metrics/mod.ts";
-import type { DecisionRecord } from "../record/mod.ts";
+import type { DatasetInfo } from "../dataset/mod.ts";
+import { bootstrapIntervals, warmSampleBootstrap } from "../metrics/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import {
   buildReport,
@@ -15,12 +16,22 @@ import {
   type ReportBreakdowns,
   reportBreakdowns,
 } from "./model.ts";
-import type { RunReportAnswer, RunReportJob } from "./run_worker.ts";
+import { calibrationTables } from "./calibration_tables.ts";
+import {
+  type RunReportAnswer,
+  type RunReportJob,
+  SHARED_SENT,
+  SHARED_WARMED,
+  WARMED_BOOTSTRAP,
+  WARMED_REPORT,
+} from "./run_worker.ts";
 import { serveJobs } from "../job_worker.ts";
 
 // Started at once: the charts' libraries take ~100 ms to load, and the run leaves time for it.
 const html = import("./html.ts");
 html.catch(() => {}); // a failed import is reported by the job that needs it
+let renderer: typeof import("./html.ts") | null = null;
+html.then((module) => renderer = module, () => {});
 
 // The decisions of the last intervals job, for the breakdowns and report.html (null when that job
 // could not put them together).
@@ -30,6 +41,52 @@ let breakdowns: ReportBreakdowns | null = null;
 let fed: { run: string; sums: ReportAccumulator } | null = null;
 // The decisions handed over while the run went on, per case.
 let handed: { run: string; cases: Map<string, DecisionRecord[]> } = { run: "", cases: new Map() };
+// The run whose first answers warm up the code its end runs, until that is done (`warmUp`).
+let warming: {
+  run: RunJson;
+  info: DatasetInfo;
+  seed: number;
+  planned: number;
+  shared: Int32Array;
+  /** Whether the bootstrap's turn has come (done or skipped). */
+  bootstrap: boolean;
+} | null = null;
+
+/** Cases handed over before the worker warms up; it warms up on those. */
+const WARM_CASES = 20;
+
+/**
+ * Runs what the worker does once the last answer is in on the run's first answered cases, and
+ * discards it, so that this code runs compiled at the end of the run instead of cold: the sample
+ * metrics' bootstrap once 20 cases are in, and a report model with report.html once the renderer
+ * is loaded too. Each is skipped when the run is too far on for it to finish before the last
+ * answer (80 % and 50 % of the cases sent): then it would only delay the end. Nothing is written,
+ * and no cache the end reads is replaced.
+ */
+function warmUp(): void {
+  if (warming === null || handed.cases.size < WARM_CASES) return;
+  const { run, info, seed, planned, shared } = warming;
+  const some = () => [...handed.cases.values()].slice(0, WARM_CASES).flat();
+  const sent = Atomics.load(shared, SHARED_SENT);
+  try {
+    if (!warming.bootstrap) {
+      warming.bootstrap = true;
+      if (sent <= planned * 0.8) {
+        warmSampleBootstrap(some());
+        Atomics.or(shared, SHARED_WARMED, WARMED_BOOTSTRAP);
+      }
+    }
+    if (renderer === null) return;
+    warming = null;
+    if (sent > planned * 0.5) return;
+    const list = some();
+    const calibration = calibrationTables(list, seed);
+    renderer.htmlReport(buildReport(run, list, info, { seed, resamples: 0, calibration }));
+    Atomics.or(shared, SHARED_WARMED, WARMED_REPORT);
+  } catch {
+    // Warming up only: the end of the run does the real work, and reports its failures.
+  }
+}
 
 /** The run's decisions in dataset order, from those handed over case by case. */
 function handedRecords(run: string, order: readonly string[]): DecisionRecord[] {
@@ -49,6 +106,15 @@ function decisions(): readonly DecisionRecord[] {
 serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "plan") {
     fed = { run: job.run, sums: new ReportAccumulator(job.cases, job.seed) };
+    warming = job.warm
+      ? {
+        ...job.warm,
+        seed: job.seed,
+        planned: job.cases.length,
+        shared: job.shared,
+        bootstrap: false,
+      }
+      : null;
     return "";
   }
   if (job.kind === "cases") {
@@ -59,6 +125,7 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
       else handed.cases.set(r.case, [r]);
     }
     if (fed?.run === job.run) fed.sums.add(job.records);
+    warmUp();
     return "";
   }
   if (job.kind === "intervals") {

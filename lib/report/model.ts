@@ -57,6 +57,13 @@ export interface BuildReportOptions {
   breakdowns?: ReportBreakdowns | undefined;
   /** The calibration tables, when already computed (by `calibrationTables`, the run's seed). */
   calibration?: CalibrationTables | undefined;
+  /**
+   * Bootstrap resamples of the summary (when the run has none) and of the breakdowns (when not
+   * given); 0 leaves every interval null.
+   *
+   * @default {1000}
+   */
+  resamples?: number | undefined;
 }
 
 /**
@@ -163,10 +170,16 @@ function breakdownsOf(
   records: readonly DecisionRecord[],
   seed: number,
   [byType, byWorkflow, byQuestion]: readonly (BreakdownAccumulator | undefined)[] = [],
+  resamples?: number,
 ): ReportBreakdowns {
   // Breakdown tables show the column metrics only, and only accuracy with its interval:
   // bootstrapping the others per group would only cost time.
-  const options = { seed, metrics: COLUMN_METRICS, intervalMetrics: BREAKDOWN_INTERVAL_METRICS };
+  const options = {
+    seed,
+    resamples,
+    metrics: COLUMN_METRICS,
+    intervalMetrics: BREAKDOWN_INTERVAL_METRICS,
+  };
   return {
     byType: breakdown(records, "type", { ...options, accumulated: byType }),
     byWorkflow: breakdown(records, "workflow", { ...options, accumulated: byWorkflow }),
@@ -211,12 +224,13 @@ export function buildReport(
   options: BuildReportOptions = {},
 ): RunReport {
   const seed = options.seed ?? run.spec.seed;
+  const { resamples } = options;
   return {
     run,
-    summary: run.summary ?? summarize(records, { seed }),
+    summary: run.summary ?? summarize(records, { seed, resamples }),
     records,
     info,
-    ...(options.breakdowns ?? reportBreakdowns(records, seed)),
+    ...(options.breakdowns ?? breakdownsOf(records, seed, [], resamples)),
     ...(options.calibration !== undefined ? { calibration: options.calibration } : {}),
   };
 }

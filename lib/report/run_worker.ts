@@ -17,7 +17,16 @@ import { JobWorker } from "../job_worker.ts";
 
 /** A job for the worker. */
 export type RunReportJob =
-  | { kind: "plan"; run: string; cases: readonly PlannedCase[]; seed: number }
+  | {
+    kind: "plan";
+    run: string;
+    cases: readonly PlannedCase[];
+    seed: number;
+    /** The run record as it starts and the dataset info: the worker warms up on its first answers. */
+    warm?: { run: RunJson; info: DatasetInfo } | undefined;
+    /** Shared memory: the cases sent so far, and what the worker has warmed up. */
+    shared: Int32Array;
+  }
   | { kind: "cases"; run: string; records: readonly DecisionRecord[] }
   | {
     kind: "intervals";
@@ -38,6 +47,15 @@ export type RunReportJob =
     path: string;
     calibration?: CalibrationTables | undefined;
   };
+
+/** In a plan's shared memory: the number of cases handed over so far, counted as they are sent. */
+export const SHARED_SENT = 0;
+/** In a plan's shared memory: what the worker has warmed up (`WARMED_*` bits). */
+export const SHARED_WARMED = 1;
+/** The worker has run the sample metrics' bootstrap on the run's first answers. */
+export const WARMED_BOOTSTRAP = 1;
+/** The worker has drawn a report of the run's first answers. */
+export const WARMED_REPORT = 2;
 
 /** What a job of the worker gives back. */
 export type RunReportAnswer =
@@ -71,6 +89,9 @@ export class RunReportWorker implements Disposable {
   #closed = false;
   // Shared with the worker: 1 once the last intervals asked for are computed.
   #done = new Int32Array(new SharedArrayBuffer(4));
+  // Shared with the worker, for the planned run: the cases handed over so far, counted as they
+  // are sent (the worker may not have read them yet), and what the worker has warmed up.
+  #shared = new Int32Array(new SharedArrayBuffer(8));
   // The decisions per case handed over with `cases` for the last run: those the worker holds.
   #handed: { run: string; cases: Map<string, number> } = { run: "", cases: new Map() };
 
@@ -87,6 +108,15 @@ export class RunReportWorker implements Disposable {
    */
   get intervalsDone(): boolean {
     return Atomics.load(this.#done, 0) === 1;
+  }
+
+  /**
+   * What the worker has warmed up on the planned run's first answers: its sample-metric bootstrap
+   * and its report drawing, each skipped when the run was already far on.
+   */
+  get warmed(): { bootstrap: boolean; report: boolean } {
+    const bits = Atomics.load(this.#shared, SHARED_WARMED);
+    return { bootstrap: (bits & WARMED_BOOTSTRAP) !== 0, report: (bits & WARMED_REPORT) !== 0 };
   }
 
   /** Whether the worker was started (and not closed). */
@@ -115,9 +145,18 @@ export class RunReportWorker implements Disposable {
    * @param run The run id.
    * @param cases Every case of the run, in dataset order (`plannedCases`).
    * @param seed The run's bootstrap seed.
+   * @param warm The run record as it starts and the dataset info: the worker then runs its
+   *   end-of-run code once on the first answered cases (and discards the result), so that code
+   *   runs compiled when the last answer is in.
    */
-  plan(run: string, cases: readonly PlannedCase[], seed: number): void {
-    this.#send({ kind: "plan", run, cases, seed }).catch(() => {});
+  plan(
+    run: string,
+    cases: readonly PlannedCase[],
+    seed: number,
+    warm?: { run: RunJson; info: DatasetInfo },
+  ): void {
+    this.#shared.fill(0);
+    this.#send({ kind: "plan", run, cases, seed, warm, shared: this.#shared }).catch(() => {});
   }
 
   /**
@@ -135,6 +174,7 @@ export class RunReportWorker implements Disposable {
       ids.add(r.case);
       this.#handed.cases.set(r.case, (this.#handed.cases.get(r.case) ?? 0) + 1);
     }
+    Atomics.add(this.#shared, SHARED_SENT, ids.size);
     this.#send({ kind: "cases", run, records }).then(() => this.fed += ids.size, () => {});
   }
 

@@ -665,7 +665,7 @@ export async function runPrepared(
       // already in.
       if (asked === 0 && worker !== undefined && toAsk.length >= WORKER_AFTER_CASES) {
         worker.start();
-        worker.plan(id, plannedCases(cases), spec.seed);
+        worker.plan(id, plannedCases(cases), spec.seed, { run, info: dataset.info });
         worker.cases(id, [...byCase.values()].flat());
       } else if (worker?.started) worker.cases(id, records);
       asked++;
