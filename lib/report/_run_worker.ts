@@ -20,6 +20,7 @@ import { calibrationTables } from "./calibration_tables.ts";
 import {
   type RunReportAnswer,
   type RunReportJob,
+  SHARED_FED,
   SHARED_SENT,
   SHARED_WARMED,
   WARMED_BOOTSTRAP,
@@ -41,6 +42,16 @@ let breakdowns: ReportBreakdowns | null = null;
 let fed: { run: string; sums: ReportAccumulator } | null = null;
 // The decisions handed over while the run went on, per case.
 let handed: { run: string; cases: Map<string, DecisionRecord[]> } = { run: "", cases: new Map() };
+// The planned run and the memory it shares with the run's thread.
+let planned: { run: string; shared: Int32Array } | null = null;
+
+/** Decision records from their `decisions.jsonl` lines. */
+function parseLines(lines: string): DecisionRecord[] {
+  const out: DecisionRecord[] = [];
+  for (const line of lines.split("\n")) if (line !== "") out.push(JSON.parse(line));
+  return out;
+}
+
 // The run whose first answers warm up the code its end runs, until that is done (`warmUp`).
 let warming: {
   run: RunJson;
@@ -106,6 +117,7 @@ function decisions(): readonly DecisionRecord[] {
 serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "plan") {
     fed = { run: job.run, sums: new ReportAccumulator(job.cases, job.seed) };
+    planned = { run: job.run, shared: job.shared };
     warming = job.warm
       ? {
         ...job.warm,
@@ -119,12 +131,18 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   }
   if (job.kind === "cases") {
     if (handed.run !== job.run) handed = { run: job.run, cases: new Map() };
-    for (const r of job.records) {
-      const list = handed.cases.get(r.case);
-      if (list) list.push(r);
-      else handed.cases.set(r.case, [r]);
+    const list = job.records ?? parseLines(job.lines ?? "");
+    let cases = 0;
+    for (const r of list) {
+      const held = handed.cases.get(r.case);
+      if (held) held.push(r);
+      else {
+        handed.cases.set(r.case, [r]);
+        cases++;
+      }
     }
-    if (fed?.run === job.run) fed.sums.add(job.records);
+    if (planned?.run === job.run) Atomics.add(planned.shared, SHARED_FED, cases);
+    if (fed?.run === job.run) fed.sums.add(list);
     warmUp();
     return "";
   }

@@ -27,7 +27,14 @@ export type RunReportJob =
     /** Shared memory: the cases sent so far, and what the worker has warmed up. */
     shared: Int32Array;
   }
-  | { kind: "cases"; run: string; records: readonly DecisionRecord[] }
+  | {
+    kind: "cases";
+    run: string;
+    /** The cases' decisions, or `lines` instead. */
+    records?: readonly DecisionRecord[] | undefined;
+    /** The cases' decisions as their `decisions.jsonl` lines (cheaper to hand over). */
+    lines?: string | undefined;
+  }
   | {
     kind: "intervals";
     run: string;
@@ -56,6 +63,9 @@ export const SHARED_WARMED = 1;
 export const WARMED_BOOTSTRAP = 1;
 /** The worker has drawn a report of the run's first answers. */
 export const WARMED_REPORT = 2;
+
+/** In a plan's shared memory: the number of cases the worker has taken so far. */
+export const SHARED_FED = 2;
 
 /** What a job of the worker gives back. */
 export type RunReportAnswer =
@@ -90,16 +100,21 @@ export class RunReportWorker implements Disposable {
   // Shared with the worker: 1 once the last intervals asked for are computed.
   #done = new Int32Array(new SharedArrayBuffer(4));
   // Shared with the worker, for the planned run: the cases handed over so far, counted as they
-  // are sent (the worker may not have read them yet), and what the worker has warmed up.
-  #shared = new Int32Array(new SharedArrayBuffer(8));
+  // are sent, what the worker has warmed up, and the cases it has taken.
+  #shared = new Int32Array(new SharedArrayBuffer(12));
   // The decisions per case handed over with `cases` for the last run: those the worker holds.
   #handed: { run: string; cases: Map<string, number> } = { run: "", cases: new Map() };
 
   /** The `report.html` files the worker has written. */
   readonly written: string[] = [];
 
-  /** Cases whose decisions the worker has taken while their runs went on ({@linkcode RunReportWorker.cases}). */
-  fed = 0;
+  /**
+   * Cases of the planned run whose decisions the worker has taken while the run went on
+   * ({@linkcode RunReportWorker.cases}), read from memory shared with it.
+   */
+  get fed(): number {
+    return Atomics.load(this.#shared, SHARED_FED);
+  }
 
   /**
    * Whether the worker has computed the intervals of the last
@@ -166,16 +181,23 @@ export class RunReportWorker implements Disposable {
    *
    * @param run The run id.
    * @param records Every decision of each case.
+   * @param lines The same decisions as the lines `decisions.jsonl` holds for them (what
+   *   `RunRecorder.append` wrote): handed over instead of the records, which costs this thread
+   *   about a fifth as much.
    */
-  cases(run: string, records: readonly DecisionRecord[]): void {
+  cases(run: string, records: readonly DecisionRecord[], lines?: string): void {
+    if (!this.#jobs.started) return;
     if (this.#handed.run !== run) this.#handed = { run, cases: new Map() };
-    const ids = new Set<string>();
+    let cases = 0;
     for (const r of records) {
-      ids.add(r.case);
-      this.#handed.cases.set(r.case, (this.#handed.cases.get(r.case) ?? 0) + 1);
+      const n = this.#handed.cases.get(r.case);
+      if (n === undefined) cases++;
+      this.#handed.cases.set(r.case, (n ?? 0) + 1);
     }
-    Atomics.add(this.#shared, SHARED_SENT, ids.size);
-    this.#send({ kind: "cases", run, records }).then(() => this.fed += ids.size, () => {});
+    Atomics.add(this.#shared, SHARED_SENT, cases);
+    this.#jobs.post(
+      lines === undefined ? { kind: "cases", run, records } : { kind: "cases", run, lines },
+    );
   }
 
   /** Whether the worker holds exactly these decisions of the run (counted per case). */

@@ -657,7 +657,7 @@ export async function runPrepared(
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
       const records = decisionRecords(item, outcome, recordOptions);
-      await recorder.append(records);
+      const lines = await recorder.append(records);
       byCase.set(item.id, records);
       // Enough cases left to hide the time the report worker takes to load: started now, once
       // the first answer is in (not before the first request).
@@ -667,7 +667,7 @@ export async function runPrepared(
         worker.start();
         worker.plan(id, plannedCases(cases), spec.seed, { run, info: dataset.info });
         worker.cases(id, [...byCase.values()].flat());
-      } else if (worker?.started) worker.cases(id, records);
+      } else if (worker?.started) worker.cases(id, records, lines);
       asked++;
       done++;
       emit({
