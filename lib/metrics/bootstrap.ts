@@ -142,31 +142,6 @@ export function bootstrapIntervals(
   return intervals as BootstrapIntervals;
 }
 /**
- * Runs the sample metrics' bootstrap over `decisions` with a few resamples and discards the
- * result, so that a thread which will bootstrap a run's summary when its last answer is in
- * (a run's report worker) has this code compiled by then. The draws are not kept: the draws the
- * run's own bootstrap reuses stay cached.
- *
- * @param decisions Some decisions (a run's first answered cases).
- * @param resamples Resamples to run.
- * @example
- * ```ts
- * import { warmSampleBootstrap } from "./bootstrap.ts";
- * warmSampleBootstrap([
- *   { case: "a", correct: true, confidence: 0.9, kl: 0.1, brier: 0.02, error: null },
- *   { case: "b", correct: false, confidence: 0.6, kl: 0.5, brier: 0.4, error: null },
- * ]);
- * ```
- */
-export function warmSampleBootstrap(decisions: readonly BootstrapInput[], resamples = 50): void {
-  const perCase = [...groupBy(decisions, (d) => d.case).values()];
-  const sample = METRIC_REGISTRY.filter((m): m is SampleMetric => m.kind === "sample");
-  if (perCase.length === 0 || resamples <= 0) return;
-  const c = perCase.length;
-  sampleIntervals({}, perCase, sample, randomInts(0, c, c * resamples), 0.95);
-}
-
-/**
  * Whether `m` reads `owner`'s totals: it names it (`totalsOf`), and both have the same width and
  * cover the same decisions.
  */

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { accuracy, ece, meanBrier, meanKl, percentile } from "./aggregate.ts";
-import {
-  BootstrapAccumulator,
-  type BootstrapInput,
-  bootstrapIntervals,
-  warmSampleBootstrap,
-} from "./bootstrap.ts";
+import { BootstrapAccumulator, type BootstrapInput, bootstrapIntervals } from "./bootstrap.ts";
 import { randomInt, randomInts, seededRandom } from "./rng.ts";
 import { assertClose } from "./_assert_close.ts";
 import { computeMetric, METRIC_NAMES, METRIC_REGISTRY } from "./registry.ts";
@@ -309,16 +304,4 @@ Deno.test("a metric that reads another's totals (`totalsOf`: mce reads ece's) ad
     bootstrapIntervals(decisions, { resamples: 200, seed: 2, metrics: mce }).mce,
     both.mce,
   );
-});
-
-Deno.test("warmSampleBootstrap leaves the intervals computed before and after it the same", () => {
-  const decisions = synthetic(120, 4);
-  const before = bootstrapIntervals(decisions, { seed: 9 });
-  // On other decisions (a run's first cases), and on none.
-  warmSampleBootstrap(synthetic(20, 5));
-  warmSampleBootstrap([]);
-  assert.deepEqual(bootstrapIntervals(decisions, { seed: 9 }), before);
-  // The same decisions warmed: still the same.
-  warmSampleBootstrap(decisions, 10);
-  assert.deepEqual(bootstrapIntervals(decisions, { seed: 9 }), before);
 });

@@ -59,10 +59,8 @@ export type RunReportJob =
 export const SHARED_SENT = 0;
 /** In a plan's shared memory: what the worker has warmed up (`WARMED_*` bits). */
 export const SHARED_WARMED = 1;
-/** The worker has run the sample metrics' bootstrap on the run's first answers. */
-export const WARMED_BOOTSTRAP = 1;
 /** The worker has drawn a report of the run's first answers. */
-export const WARMED_REPORT = 2;
+export const WARMED_REPORT = 1;
 
 /** In a plan's shared memory: the number of cases the worker has taken so far. */
 export const SHARED_FED = 2;
@@ -126,12 +124,12 @@ export class RunReportWorker implements Disposable {
   }
 
   /**
-   * What the worker has warmed up on the planned run's first answers: its sample-metric bootstrap
-   * and its report drawing, each skipped when the run was already far on.
+   * Whether the worker has warmed up on the planned run's first answers: drawn (and discarded) a
+   * report of them, so the run's own report.html is drawn by compiled code. It does not when the
+   * run was half done before its renderer was loaded.
    */
-  get warmed(): { bootstrap: boolean; report: boolean } {
-    const bits = Atomics.load(this.#shared, SHARED_WARMED);
-    return { bootstrap: (bits & WARMED_BOOTSTRAP) !== 0, report: (bits & WARMED_REPORT) !== 0 };
+  get warmed(): boolean {
+    return (Atomics.load(this.#shared, SHARED_WARMED) & WARMED_REPORT) !== 0;
   }
 
   /** Whether the worker was started (and not closed). */
@@ -160,9 +158,9 @@ export class RunReportWorker implements Disposable {
    * @param run The run id.
    * @param cases Every case of the run, in dataset order (`plannedCases`).
    * @param seed The run's bootstrap seed.
-   * @param warm The run record as it starts and the dataset info: the worker then runs its
-   *   end-of-run code once on the first answered cases (and discards the result), so that code
-   *   runs compiled when the last answer is in.
+   * @param warm The run record as it starts and the dataset info: the worker then draws (and
+   *   discards) a report of the first answered cases, so the run's own report.html is drawn by
+   *   compiled code ({@linkcode RunReportWorker.warmed}).
    */
   plan(
     run: string,
