@@ -22,6 +22,21 @@ async function reportFiles(dir: string, id: string): Promise<string[]> {
   );
 }
 
+/** The worker drew `beside`'s report.html, and both report files are those of `alone`. */
+async function assertSameReports(
+  alone: { dir: string; id: string },
+  beside: { dir: string; id: string },
+  worker: RunReportWorker,
+): Promise<void> {
+  const [a, b] = [
+    await reportFiles(alone.dir, alone.id),
+    await reportFiles(beside.dir, beside.id),
+  ];
+  assert.deepEqual(worker.written, [join(beside.dir, "report.html")], "drawn in the worker");
+  assert.equal(b[0], a[0], "report.md");
+  assert.equal(b[1], a[1], "report.html");
+}
+
 Deno.test("a run with a report worker writes the same report.md and report.html as one without", async () => {
   await using server = await startReferenceServer({ predictor: "fitted" });
   const workflow = await loadWorkflow("workflows/reference.ts");
@@ -47,13 +62,7 @@ Deno.test("a run with a report worker writes the same report.md and report.html 
   // The summary's intervals, bootstrapped in the worker from the sums it fed, are the run's own.
   assert.deepEqual(beside.summary.intervals, alone.summary.intervals);
   assert.deepEqual({ ...beside.summary, latency: null }, { ...alone.summary, latency: null });
-  const [a, b] = [
-    await reportFiles(alone.dir, alone.id),
-    await reportFiles(beside.dir, beside.id),
-  ];
-  assert.deepEqual(worker.written, [join(beside.dir, "report.html")], "drawn in the worker");
-  assert.equal(b[0], a[0], "report.md");
-  assert.equal(b[1], a[1], "report.html");
+  await assertSameReports(alone, beside, worker);
 
   // A worker job that fails: writeReports draws the page itself.
   const again = join(root, "again");
@@ -91,13 +100,7 @@ Deno.test("the report worker warms up on a run's first answers and draws the sam
   assert.equal(worker.warmed, true);
   const alone = await runBenchmark(workflow, { ...common, outDir: join(root, "alone") });
   assert.deepEqual(beside.summary.intervals, alone.summary.intervals);
-  const [a, b] = [
-    await reportFiles(alone.dir, alone.id),
-    await reportFiles(beside.dir, beside.id),
-  ];
-  assert.deepEqual(worker.written, [join(beside.dir, "report.html")], "drawn in the worker");
-  assert.equal(b[0], a[0], "report.md");
-  assert.equal(b[1], a[1], "report.html");
+  await assertSameReports(alone, beside, worker);
   await Deno.remove(root, { recursive: true });
 });
 
