@@ -24,7 +24,7 @@ export type RunReportJob =
     seed: number;
     /** The run record as it starts and the dataset info: the worker warms up on its first answers. */
     warm?: { run: RunJson; info: DatasetInfo } | undefined;
-    /** Shared memory: the cases sent so far, and what the worker has warmed up. */
+    /** Shared memory: the cases sent so far, what the worker has warmed up, the cases it took. */
     shared: Int32Array;
   }
   | {
@@ -59,11 +59,10 @@ export type RunReportJob =
 export const SHARED_SENT = 0;
 /** In a plan's shared memory: what the worker has warmed up (`WARMED_*` bits). */
 export const SHARED_WARMED = 1;
-/** The worker has drawn a report of the run's first answers. */
-export const WARMED_REPORT = 1;
-
 /** In a plan's shared memory: the number of cases the worker has taken so far. */
 export const SHARED_FED = 2;
+/** A `SHARED_WARMED` bit: the worker has drawn a report of the run's first answers. */
+export const WARMED_REPORT = 1;
 
 /** What a job of the worker gives back. */
 export type RunReportAnswer =
