@@ -58,6 +58,7 @@ export {
   type SelectiveInput,
 } from "./selective.ts";
 export * from "./scorer_profile.ts";
+export { softmaxInPlace } from "./softmax.ts";
 export * from "./temperature.ts";
 export * from "./stability.ts";
 export * from "./scorer.ts";

@@ -20,6 +20,7 @@
  * @module
  */
 import { KL_FLOOR } from "./score.ts";
+import { softmaxInPlace } from "./softmax.ts";
 import { shuffle } from "./rng.ts";
 import { calibrationBins, eceOfBins } from "./calibration.ts";
 import { groupBy, probabilityOf, questionKey, topOf } from "./_distribution.ts";
@@ -129,20 +130,11 @@ function tempered(
   const beta = 1 / temperature;
   const keys = Object.keys(predicted);
   const values = new Float64Array(keys.length);
-  let max = -Infinity;
   for (let i = 0; i < keys.length; i++) {
-    const l = beta * Math.log(Math.max(predicted[keys[i] as string] as number, KL_FLOOR));
-    values[i] = l;
-    max = Math.max(max, l);
+    values[i] = beta * Math.log(Math.max(predicted[keys[i] as string] as number, KL_FLOOR));
   }
-  let total = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const w = Math.exp((values[i] as number) - max);
-    values[i] = w;
-    total += w;
-  }
-  for (let i = 0; i < keys.length; i++) values[i] = (values[i] as number) / total;
-  return { keys, values };
+  // Temperature 1 there: the logits are scaled by β here (β·l, not l/T: the same bits as before).
+  return { keys, values: softmaxInPlace(values) };
 }
 
 /**

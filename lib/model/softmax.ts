@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { softmaxInPlace } from "../metrics/mod.ts";
 import { minimize } from "./lbfgs.ts";
 
 /** One training row: a sparse feature vector over compact feature ids and a target distribution. */
@@ -51,32 +52,11 @@ export interface FitSoftmaxOptions {
   maxIterations?: number;
 }
 
+// The kernel lives in `metrics` (the temperature what-if shares it); the model API still offers it.
+export { softmaxInPlace };
+
 /** Smallest probability a log is taken of, so a zero never produces an infinite loss. */
 export const LOG_FLOOR = 1e-12;
-
-/**
- * Replaces logits with softmax probabilities in place (max-shifted, so large logits are safe).
- *
- * @param logits Logits; overwritten with probabilities.
- * @param temperature Divides the logits first.
- * @returns The same array.
- */
-export function softmaxInPlace(logits: Float64Array, temperature = 1): Float64Array {
-  let max = -Infinity;
-  for (let k = 0; k < logits.length; k++) {
-    const z = (logits[k] as number) / temperature;
-    logits[k] = z;
-    if (z > max) max = z;
-  }
-  let sum = 0;
-  for (let k = 0; k < logits.length; k++) {
-    const e = Math.exp((logits[k] as number) - max);
-    logits[k] = e;
-    sum += e;
-  }
-  for (let k = 0; k < logits.length; k++) logits[k] = (logits[k] as number) / sum;
-  return logits;
-}
 
 /**
  * Writes a row's logits under flat parameters into `out`.
