@@ -29,7 +29,7 @@ import { serveJobs } from "../job_worker.ts";
 
 // Started at once: the charts' libraries take ~100 ms to load, and the run leaves time for it.
 const html = import("./html.ts");
-html.catch(() => {}); // a failed import is reported by the job that needs it
+// The renderer once loaded, for the warm-up (a failed import is reported by the job that needs it).
 let renderer: typeof import("./html.ts") | null = null;
 html.then((module) => renderer = module, () => {});
 
@@ -41,24 +41,10 @@ let breakdowns: ReportBreakdowns | null = null;
 let fed: { run: string; sums: ReportAccumulator } | null = null;
 // The decisions handed over while the run went on, per case.
 let handed: { run: string; cases: Map<string, DecisionRecord[]> } = { run: "", cases: new Map() };
-// The planned run and the memory it shares with the run's thread.
-let planned: { run: string; shared: Int32Array } | null = null;
-
-/** Decision records from their `decisions.jsonl` lines. */
-function parseLines(lines: string): DecisionRecord[] {
-  const out: DecisionRecord[] = [];
-  for (const line of lines.split("\n")) if (line !== "") out.push(JSON.parse(line));
-  return out;
-}
-
-// The run whose first answers warm up the code its end runs, until that is done (`warmUp`).
-let warming: {
-  run: RunJson;
-  info: DatasetInfo;
-  seed: number;
-  planned: number;
-  shared: Int32Array;
-} | null = null;
+// The planned run: its number of cases, and the memory it shares with the run's thread.
+let planned: { run: string; cases: number; shared: Int32Array } | null = null;
+// The planned run's record and dataset info, until the worker has warmed up on it (`warmUp`).
+let warming: { run: RunJson; info: DatasetInfo; seed: number } | null = null;
 
 /** Cases handed over before the worker warms up; it warms up on those. */
 const WARM_CASES = 20;
@@ -71,10 +57,12 @@ const WARM_CASES = 20;
  * the end reads is replaced (the report has no intervals: no bootstrap runs).
  */
 function warmUp(): void {
-  if (warming === null || renderer === null || handed.cases.size < WARM_CASES) return;
-  const { run, info, seed, planned, shared } = warming;
+  if (warming === null || planned === null || renderer === null) return;
+  if (handed.cases.size < WARM_CASES) return;
+  const { run, info, seed } = warming;
+  const { cases, shared } = planned;
   warming = null;
-  if (Atomics.load(shared, SHARED_SENT) > planned * 0.5) return;
+  if (Atomics.load(shared, SHARED_SENT) > cases * 0.5) return;
   try {
     const some = [...handed.cases.values()].slice(0, WARM_CASES).flat();
     const calibration = calibrationTables(some, seed);
@@ -83,6 +71,13 @@ function warmUp(): void {
   } catch {
     // Warming up only: the end of the run does the real work, and reports its failures.
   }
+}
+
+/** Decision records from their `decisions.jsonl` lines. */
+function parseLines(lines: string): DecisionRecord[] {
+  const out: DecisionRecord[] = [];
+  for (const line of lines.split("\n")) if (line !== "") out.push(JSON.parse(line));
+  return out;
 }
 
 /** The run's decisions in dataset order, from those handed over case by case. */
@@ -103,10 +98,8 @@ function decisions(): readonly DecisionRecord[] {
 serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "plan") {
     fed = { run: job.run, sums: new ReportAccumulator(job.cases, job.seed) };
-    planned = { run: job.run, shared: job.shared };
-    warming = job.warm
-      ? { ...job.warm, seed: job.seed, planned: job.cases.length, shared: job.shared }
-      : null;
+    planned = { run: job.run, cases: job.cases.length, shared: job.shared };
+    warming = job.warm ? { ...job.warm, seed: job.seed } : null;
     return "";
   }
   if (job.kind === "cases") {
