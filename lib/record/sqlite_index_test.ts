@@ -111,9 +111,32 @@ Deno.test("`openIndex()` upgrades a version 1 file (no `extra` column) in place"
       const r = [record()];
       indexRun(index, runJson(r), r);
       assert.deepEqual(runDecisions(index, runJson(r).id), r);
+      const version = index.db.prepare("PRAGMA user_version").get() as { user_version: number };
+      assert.equal(version.user_version, INDEX_SCHEMA_VERSION);
     } finally {
       index.close();
     }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("`openIndex()` writes nothing to a file already at the current version", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    const path = `${tmp}/runs.db`;
+    const r = [record()];
+    const index = openIndex(path);
+    indexRun(index, runJson(r), r);
+    index.close();
+    const before = await Deno.readFile(path);
+    openIndex(path).close();
+    // The header's change counter moves with any write, the schema version's included.
+    assert.deepEqual(await Deno.readFile(path), before);
+    const again = openIndex(path);
+    const version = again.db.prepare("PRAGMA user_version").get() as { user_version: number };
+    again.close();
+    assert.equal(version.user_version, INDEX_SCHEMA_VERSION);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
