@@ -38,6 +38,36 @@ Deno.test("`indexRun()` stores a run and its decisions, and `runDecisions()` ret
   }
 });
 
+Deno.test("`indexRun()` keeps the order of 123 decisions (whole batches of rows, then the rest), and a key given twice keeps its first place with its last values", () => {
+  const index = openIndex(":memory:");
+  try {
+    const records = Array.from(
+      { length: 123 },
+      (_, i) => record({ case: `c${String(i).padStart(3, "0")}`, latency_ms: i }),
+    );
+    const run = runJson(records);
+    indexRun(index, run, records);
+    assert.deepEqual(runDecisions(index, run.id), records);
+    // The same key in the first batch and in the rest, and twice within one batch.
+    const twice = [
+      ...records.slice(0, 110),
+      record({ case: "c003", latency_ms: 1003 }),
+      ...records.slice(110),
+      record({ case: "c020", latency_ms: 1020 }),
+    ];
+    twice.splice(40, 0, record({ case: "c010", latency_ms: 1010 }));
+    indexRun(index, run, twice);
+    const expected = records.map((r) =>
+      r.case === "c003" || r.case === "c010" || r.case === "c020"
+        ? { ...r, latency_ms: 1000 + (r.latency_ms as number) }
+        : r
+    );
+    assert.deepEqual(runDecisions(index, run.id), expected);
+  } finally {
+    index.close();
+  }
+});
+
 Deno.test("`indexRun()` on a run already indexed replaces its rows (no duplicates after a resume)", () => {
   const index = openIndex(":memory:");
   try {
