@@ -20,8 +20,8 @@ export interface PreparedTies {
   values: Float64Array;
   /** Per input decision, the index of its run in `values`; −1 when it is unanswered. */
   tieOf: Int32Array;
-  /** Per input decision, 1 when it is correct. */
-  correct: Uint8Array;
+  /** Per input decision, 1 when it is correct (a float: the weighted sum multiplies it). */
+  correct: Float64Array;
 }
 
 /** Weighted sizes of the runs. */
@@ -36,6 +36,20 @@ export interface WeightedTies {
   total: number;
 }
 
+let allOnes = new Float64Array(0);
+
+/**
+ * A weight of 1 for each of `n` decisions, for the weighted loops' unweighted calls (shared, never
+ * written: it may be longer than `n`).
+ *
+ * @param n The number of decisions.
+ * @returns At least `n` ones.
+ */
+export function ones(n: number): Float64Array {
+  if (allOnes.length < n) allOnes = new Float64Array(n).fill(1);
+  return allOnes;
+}
+
 /**
  * Sorts decisions' confidences into tie runs.
  *
@@ -45,7 +59,7 @@ export interface WeightedTies {
 export function prepareTies(decisions: readonly RankInput[]): PreparedTies {
   const n = decisions.length;
   const tieOf = new Int32Array(n).fill(-1);
-  const correct = new Uint8Array(n);
+  const correct = new Float64Array(n);
   const order: number[] = [];
   decisions.forEach((d, i) => {
     if (d.correct) correct[i] = 1;
@@ -79,14 +93,17 @@ export function weighTies(
   const n = into ? into.n.fill(0) : new Float64Array(values.length);
   const right = into ? into.correct.fill(0) : new Float64Array(values.length);
   let total = 0;
+  // Without weights each decision counts 1: the same loop over a weight of 1 per decision (one
+  // loop, no test per decision; the sums are the same).
+  const w = weights ?? ones(tieOf.length);
   for (let i = 0; i < tieOf.length; i++) {
     const t = tieOf[i] as number;
     if (t < 0) continue;
     // Adding a weight of 0 leaves every sum as it was: no branch on it (nor on `correct`).
-    const w = weights ? weights[i] as number : 1;
-    n[t] = (n[t] as number) + w;
-    right[t] = (right[t] as number) + w * (correct[i] as number);
-    total += w;
+    const wi = w[i] as number;
+    n[t] = (n[t] as number) + wi;
+    right[t] = (right[t] as number) + wi * (correct[i] as number);
+    total += wi;
   }
   if (into) {
     into.total = total;

@@ -33,6 +33,7 @@
 import { addAt, BIN_COUNT } from "./_bins.ts";
 import { questionKey } from "./_distribution.ts";
 import {
+  ones,
   prepareTies,
   type SharedTies,
   sharedTies,
@@ -322,43 +323,43 @@ function preparePerQuestion(
   bins: number,
 ): (weights: Float64Array | undefined) => number | null {
   const index = new Map<string, number>();
-  const slot = new Int32Array(decisions.length).fill(-1);
+  // Each bin's three sums side by side (decisions, correct ones, confidences): `at` is where
+  // decision i's bin starts, −1 when it is not answered.
+  const at = new Int32Array(decisions.length).fill(-1);
   const confidence = new Float64Array(decisions.length);
-  const correct = new Uint8Array(decisions.length);
+  const correct = new Float64Array(decisions.length);
   decisions.forEach((d, i) => {
     if (typeof d.confidence !== "number") return;
     const key = questionKey(d);
     let q = index.get(key);
     if (q === undefined) index.set(key, q = index.size);
-    slot[i] = q * bins + widthBin(d.confidence, bins);
+    at[i] = 3 * (q * bins + widthBin(d.confidence, bins));
     confidence[i] = d.confidence;
     correct[i] = d.correct ? 1 : 0;
   });
   const questions = index.size;
-  const n = new Float64Array(questions * bins);
-  const right = new Float64Array(questions * bins);
-  const conf = new Float64Array(questions * bins);
+  const sums = new Float64Array(3 * questions * bins);
   return (weights) => {
-    n.fill(0);
-    right.fill(0);
-    conf.fill(0);
-    for (let i = 0; i < slot.length; i++) {
-      const j = slot[i] as number;
+    // Without weights each decision counts 1 (the same sums, one loop).
+    const w = weights ?? ones(decisions.length);
+    sums.fill(0);
+    for (let i = 0; i < at.length; i++) {
+      const j = at[i] as number;
       if (j < 0) continue;
       // Adding a weight of 0 leaves every sum as it was: no branch on it (nor on `correct`).
-      const w = weights ? weights[i] as number : 1;
-      n[j] = (n[j] as number) + w;
-      right[j] = (right[j] as number) + w * (correct[i] as number);
-      conf[j] = (conf[j] as number) + w * (confidence[i] as number);
+      const wi = w[i] as number;
+      sums[j] = (sums[j] as number) + wi;
+      sums[j + 1] = (sums[j + 1] as number) + wi * (correct[i] as number);
+      sums[j + 2] = (sums[j + 2] as number) + wi * (confidence[i] as number);
     }
     let sum = 0;
     let count = 0;
     for (let q = 0; q < questions; q++) {
       let total = 0;
       let gaps = 0;
-      for (let b = q * bins; b < (q + 1) * bins; b++) {
-        total += n[b] as number;
-        gaps += Math.abs((right[b] as number) - (conf[b] as number));
+      for (let b = 3 * q * bins; b < 3 * (q + 1) * bins; b += 3) {
+        total += sums[b] as number;
+        gaps += Math.abs((sums[b + 1] as number) - (sums[b + 2] as number));
       }
       if (total === 0) continue;
       sum += gaps / total;

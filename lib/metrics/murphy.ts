@@ -20,7 +20,7 @@
  * @module
  */
 import type { MetricInput, SampleMetric } from "./registry.ts";
-import { LastWeights } from "./_confidence.ts";
+import { LastWeights, ones } from "./_confidence.ts";
 import { probabilityOf } from "./_distribution.ts";
 
 /** The fields the decomposition reads from a decision. */
@@ -83,7 +83,7 @@ function prepareMurphy(
   const forecasts: number[] = [];
   const group = new Int32Array(decisions.length).fill(-1);
   const forecast = new Float64Array(decisions.length);
-  const outcome = new Uint8Array(decisions.length);
+  const outcome = new Float64Array(decisions.length);
   decisions.forEach((d, i) => {
     if (!d.predicted || d.gold === undefined || d.gold === null) return;
     const f = probabilityOf(d.predicted, "true");
@@ -104,11 +104,13 @@ function prepareMurphy(
     let n = 0;
     let totalYes = 0;
     let squared = 0;
+    // Without weights each decision counts 1 (the same sums, one loop).
+    const ws = weights ?? ones(decisions.length);
     for (let i = 0; i < group.length; i++) {
       const g = group[i] as number;
       if (g < 0) continue;
       // Adding a weight of 0 leaves every sum as it was: no branch on it.
-      const w = weights ? weights[i] as number : 1;
+      const w = ws[i] as number;
       const o = outcome[i] as number;
       const f = forecast[i] as number;
       size[g] = (size[g] as number) + w;
