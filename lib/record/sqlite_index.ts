@@ -346,7 +346,6 @@ function putRun(
   ).run(...values.map(([, value]) => value));
 }
 
-/** Replaces the run's decisions. */
 /** Rows per `INSERT` of {@link putDecisions}: one statement per row costs a quarter more. */
 const INSERT_BATCH = 50;
 
