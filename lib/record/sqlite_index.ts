@@ -349,26 +349,46 @@ function putRun(
 /** Rows per `INSERT` of {@link putDecisions}: one statement per row costs a quarter more. */
 const INSERT_BATCH = 50;
 
-/** The columns of a decision row. */
-const DECISION_COLUMNS = 23;
+/** A decision row's columns, in the order `putDecisions` gives their values. */
+const DECISION_COLUMNS: readonly string[] = [
+  "run_id",
+  "endpoint",
+  "case_id",
+  "workflow",
+  "question",
+  "type",
+  "predicted",
+  "answer",
+  "confidence",
+  "gold",
+  "gold_probabilities",
+  "correct",
+  "kl",
+  "brier",
+  "latency_ms",
+  "attempts",
+  "input_tokens",
+  "calibrated",
+  "error_kind",
+  "error_message",
+  "native",
+  "warnings",
+  "extra",
+];
+
+/** The decisions table's key: a row given again updates the other columns. */
+const DECISION_KEY: readonly string[] = ["run_id", "endpoint", "case_id", "question"];
 
 /** The `INSERT` of `rows` decision rows, in order (a key given twice updates the first row). */
 function insertDecisions(db: DatabaseSync, rows: number): StatementSync {
-  const row = `(${new Array(DECISION_COLUMNS).fill("?").join(", ")})`;
+  const row = `(${DECISION_COLUMNS.map(() => "?").join(", ")})`;
+  const updated = DECISION_COLUMNS.filter((c) => !DECISION_KEY.includes(c));
   return db.prepare(
-    `INSERT INTO decisions (run_id, endpoint, case_id, workflow, question, type, predicted,
-      answer, confidence, gold, gold_probabilities, correct, kl, brier, latency_ms, attempts,
-      input_tokens, calibrated, error_kind, error_message, native, warnings, extra)
+    `INSERT INTO decisions (${DECISION_COLUMNS.join(", ")})
     VALUES ${new Array(rows).fill(row).join(", ")}
-    ON CONFLICT (run_id, endpoint, case_id, question) DO UPDATE SET workflow = excluded.workflow,
-      type = excluded.type, predicted = excluded.predicted, answer = excluded.answer,
-      confidence = excluded.confidence, gold = excluded.gold,
-      gold_probabilities = excluded.gold_probabilities, correct = excluded.correct,
-      kl = excluded.kl, brier = excluded.brier, latency_ms = excluded.latency_ms,
-      attempts = excluded.attempts, input_tokens = excluded.input_tokens,
-      calibrated = excluded.calibrated, error_kind = excluded.error_kind,
-      error_message = excluded.error_message, native = excluded.native,
-      warnings = excluded.warnings, extra = excluded.extra`,
+    ON CONFLICT (${DECISION_KEY.join(", ")}) DO UPDATE SET ${
+      updated.map((c) => `${c} = excluded.${c}`).join(", ")
+    }`,
   );
 }
 
@@ -408,7 +428,7 @@ function putDecisions(db: DatabaseSync, runId: string, records: readonly Decisio
       extraFields(r),
     );
     const rest = i >= whole;
-    if (rest || values.length === INSERT_BATCH * DECISION_COLUMNS) {
+    if (rest || values.length === INSERT_BATCH * DECISION_COLUMNS.length) {
       (rest ? single : batch as StatementSync).run(...values);
       values.length = 0;
     }
