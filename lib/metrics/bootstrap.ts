@@ -141,6 +141,7 @@ export function bootstrapIntervals(
   }
   return intervals as BootstrapIntervals;
 }
+
 /**
  * Whether `m` reads `owner`'s totals: it names it (`totalsOf`), and both have the same width and
  * cover the same decisions.

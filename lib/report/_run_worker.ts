@@ -105,16 +105,15 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "cases") {
     if (handed.run !== job.run) handed = { run: job.run, cases: new Map() };
     const list = job.records ?? parseLines(job.lines ?? "");
-    let cases = 0;
+    const before = handed.cases.size;
     for (const r of list) {
       const held = handed.cases.get(r.case);
       if (held) held.push(r);
-      else {
-        handed.cases.set(r.case, [r]);
-        cases++;
-      }
+      else handed.cases.set(r.case, [r]);
     }
-    if (planned?.run === job.run) Atomics.add(planned.shared, SHARED_FED, cases);
+    if (planned?.run === job.run) {
+      Atomics.add(planned.shared, SHARED_FED, handed.cases.size - before);
+    }
     if (fed?.run === job.run) fed.sums.add(list);
     warmUp();
     return "";

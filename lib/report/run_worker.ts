@@ -185,13 +185,10 @@ export class RunReportWorker implements Disposable {
   cases(run: string, records: readonly DecisionRecord[], lines?: string): void {
     if (!this.#jobs.started) return;
     if (this.#handed.run !== run) this.#handed = { run, cases: new Map() };
-    let cases = 0;
-    for (const r of records) {
-      const n = this.#handed.cases.get(r.case);
-      if (n === undefined) cases++;
-      this.#handed.cases.set(r.case, (n ?? 0) + 1);
-    }
-    Atomics.add(this.#shared, SHARED_SENT, cases);
+    const held = this.#handed.cases;
+    const before = held.size;
+    for (const r of records) held.set(r.case, (held.get(r.case) ?? 0) + 1);
+    Atomics.add(this.#shared, SHARED_SENT, held.size - before);
     this.#jobs.post(
       lines === undefined ? { kind: "cases", run, records } : { kind: "cases", run, lines },
     );
