@@ -5,7 +5,7 @@
  * @module
  */
 import { attribution } from "../dataset/mod.ts";
-import type { RunJson } from "../record/mod.ts";
+import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
 import { protocolNote, runRating } from "./protocol.ts";
@@ -21,6 +21,12 @@ export interface MarkdownOptions {
   disagreements?: number | undefined;
   /** State previews by case id for the trace. @default {} */
   states?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Cases' trace lines already rendered by {@linkcode caseTrace} (with their state), by case id,
+   * for the same decisions: a run renders each case's as it is answered. The others are rendered
+   * here. @default {none}
+   */
+  traces?: ReadonlyMap<string, string> | undefined;
 }
 
 function dist(d: Record<string, number> | null): string {
@@ -51,6 +57,31 @@ function sessionRows(run: RunJson): string[][] {
 export function statePreview(state: unknown, width = 120): string {
   const text = typeof state === "string" ? state : JSON.stringify(state) ?? "";
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/**
+ * One case's lines of the report's trace, as {@linkcode markdownReport} writes them: the case id
+ * with its state preview, then each decision with both distributions.
+ *
+ * @param records The case's decisions, in order (one case id).
+ * @param state The case's state, or undefined to show the id alone.
+ * @returns The lines, joined by newlines (no newline at the end).
+ */
+export function caseTrace(records: readonly DecisionRecord[], state?: unknown): string {
+  const first = records[0];
+  if (first === undefined) return "";
+  const out = [state === undefined ? first.case : `${first.case}  ${statePreview(state)}`];
+  for (const r of records) {
+    const mark = r.error ? "!" : r.gold === null ? "·" : r.correct ? "✓" : "✗";
+    out.push(
+      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
+        r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
+      }`,
+    );
+    out.push(`    pred ${dist(r.predicted)}`);
+    if (r.gold_probabilities !== null) out.push(`    gold ${dist(r.gold_probabilities)}`);
+  }
+  return out.join("\n");
 }
 
 /**
@@ -174,21 +205,15 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
     "",
   );
   out.push("```");
-  let lastCase = "";
-  for (const r of records) {
-    if (r.case !== lastCase) {
-      lastCase = r.case;
-      const state = options.states?.[r.case];
-      out.push(state === undefined ? r.case : `${r.case}  ${statePreview(state)}`);
-    }
-    const mark = r.error ? "!" : r.gold === null ? "·" : r.correct ? "✓" : "✗";
+  // Each run of decisions of one case, its lines as rendered during the run when they were.
+  for (let i = 0; i < records.length;) {
+    const id = (records[i] as DecisionRecord).case;
+    let end = i + 1;
+    while (end < records.length && (records[end] as DecisionRecord).case === id) end++;
     out.push(
-      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
-        r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
-      }`,
+      options.traces?.get(id) ?? caseTrace(records.slice(i, end), options.states?.[id]),
     );
-    out.push(`    pred ${dist(r.predicted)}`);
-    if (r.gold_probabilities !== null) out.push(`    gold ${dist(r.gold_probabilities)}`);
+    i = end;
   }
   out.push("```", "", "</details>", "");
   out.push(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
-import { markdownReport } from "./markdown.ts";
+import { caseTrace, markdownReport } from "./markdown.ts";
 import { buildReport } from "./model.ts";
 
 const info = {
@@ -35,4 +35,27 @@ Deno.test("`markdownReport()` aligns text columns left and numbers right", () =>
   assert.match(md, /\| metric \| condition \| value \| result \|\n\|---\|---\|---:\|---\|/);
   // kind, decisions, cases, example
   assert.equal(alignment(md, "kind"), "|---|---:|---:|---|");
+});
+
+Deno.test("`markdownReport()` writes the same trace from cases' lines rendered beforehand", () => {
+  const records = [
+    record({ case: "c1", question: "q1" }),
+    record({ case: "c1", question: "q2", correct: false, answer: "true" }),
+    errored({ case: "c2", question: "q1" }),
+    record({ case: "c3", question: "q1", gold: null, gold_probabilities: null }),
+  ];
+  const states = { c1: { ticket: "refund please" }, c2: "a plain text state", c3: { n: 1 } };
+  const report = buildReport(runJson(records), records, info as never);
+  const whole = markdownReport(report, { states });
+  assert.match(whole, /c2 {2}a plain text state\n {2}q1 \(.*\) ! pred — gold .* {2}error /);
+  // Rendered one case at a time (two of the three), as a run does while it is answered.
+  const traces = new Map([
+    ["c1", caseTrace(records.slice(0, 2), states.c1)],
+    ["c3", caseTrace(records.slice(3), states.c3)],
+  ]);
+  assert.equal(markdownReport(report, { states, traces }), whole);
+  // A rendered case is taken as given: the lines come from the map, not the records.
+  const other = markdownReport(report, { states, traces: new Map([["c2", "c2 (given)"]]) });
+  assert.match(other, /\nc2 \(given\)\nc3 /);
+  assert.equal(caseTrace([]), "");
 });

@@ -21,6 +21,8 @@ export interface ReportInput {
   dataset: { info: DatasetInfo; cases: readonly Case[] };
   /** The report model, when already computed. @default buildReport(run, records, info) */
   report?: RunReport | undefined;
+  /** Cases' trace lines for `report.md`, already rendered (`MarkdownOptions.traces`). */
+  traces?: ReadonlyMap<string, string> | undefined;
   /**
    * Writes `report.html` elsewhere (a `RunReportWorker`) while `report.md` is written
    * here; when it fails, the page is written here instead.
@@ -61,7 +63,7 @@ export async function writeReports(
   const html = join(input.dir, "report.html");
   // Started first, so the page is drawn while report.md is rendered; false when that failed.
   const elsewhere = input.html?.(html).then(() => true, () => false);
-  await writeAtomic(md, markdownReport(report, { states }));
+  await writeAtomic(md, markdownReport(report, { states, traces: input.traces }));
   if (elsewhere === undefined || !await elsewhere) {
     const { htmlReport } = await loadHtmlRenderer();
     await writeAtomic(html, htmlReport(report));

@@ -41,6 +41,7 @@ import {
   buildReport,
   type CalibrationTables,
   calibrationTables,
+  caseTrace,
   loadHtmlRenderer,
   plannedCases,
   type RunReport,
@@ -627,6 +628,8 @@ export async function runPrepared(
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   const worker = options.reports !== false ? options.reportWorker : undefined;
+  // report.md's trace lines of each case, rendered as it is answered rather than all at the end.
+  const traces = options.reports !== false ? new Map<string, string>() : undefined;
   try {
     await pool(toAsk, parallel, async (item) => {
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
@@ -668,6 +671,7 @@ export async function runPrepared(
         worker.plan(id, plannedCases(cases), spec.seed, { run, info: dataset.info });
         worker.cases(id, [...byCase.values()].flat());
       } else if (worker?.started) worker.cases(id, records, lines);
+      traces?.set(item.id, caseTrace(records, item.state));
       asked++;
       done++;
       emit({
@@ -725,6 +729,8 @@ export async function runPrepared(
       onPass: (pass) => emit({ event: "repeat", ...pass }),
     })
     : undefined;
+  // In dataset order; before the summary, so it is done while the worker bootstraps.
+  await recorder.rewriteDecisions(records);
   const complete = byCase.size === cases.length;
   // The worker's intervals are left null here and filled in.
   const summary = summarize(records, {
@@ -768,13 +774,12 @@ export async function runPrepared(
       duration_ms: finished.getTime() - sessionStarted.getTime(),
     }],
   };
-  // The worker draws report.html from here on, while the run rewrites its decisions and writes
-  // run.json, report.md and the index (a failed page is drawn by the run when it writes report.md).
+  // The worker draws report.html from here on, while the run writes run.json, report.md and the
+  // index (a failed page is drawn by the run when it writes report.md).
   const page = options.reports !== false && worker?.started
     ? worker.html(final, dataset.info, join(dir, "report.html"), calibration)
     : undefined;
   page?.catch(() => {});
-  await recorder.rewriteDecisions(records);
   await recorder.writeRun(final);
   const report = buildReport(final, records, dataset.info, {
     breakdowns: await breakdowns,
@@ -788,6 +793,7 @@ export async function runPrepared(
       records,
       dataset,
       report,
+      traces,
       html: page && (() => page),
     }).then(() => null, (error: unknown) => ({ error }))
     : null;
