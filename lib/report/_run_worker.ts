@@ -7,7 +7,7 @@
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
-import { bootstrapIntervals } from "../metrics/mod.ts";
+import { bootstrapIntervals, METRIC_REGISTRY, type SampleMetric } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import {
@@ -23,6 +23,7 @@ import {
   SHARED_FED,
   SHARED_SENT,
   SHARED_WARMED,
+  WARMED_INTERVALS,
   WARMED_REPORT,
 } from "./run_worker.ts";
 import { serveJobs } from "../job_worker.ts";
@@ -41,8 +42,16 @@ let breakdowns: ReportBreakdowns | null = null;
 let fed: { run: string; sums: ReportAccumulator } | null = null;
 // The decisions handed over while the run went on, per case.
 let handed: { run: string; cases: Map<string, DecisionRecord[]> } = { run: "", cases: new Map() };
-// The planned run: its number of cases, and the memory it shares with the run's thread.
-let planned: { run: string; cases: number; shared: Int32Array } | null = null;
+// The planned run: its number of cases, its seed, when its plan came, and the memory it shares
+// with the run's thread.
+let planned: {
+  run: string;
+  cases: number;
+  seed: number;
+  since: number;
+  shared: Int32Array;
+  warmIntervals: boolean;
+} | null = null;
 // The planned run's record and dataset info, until the worker has warmed up on it (`warmUp`).
 let warming: { run: RunJson; info: DatasetInfo; seed: number } | null = null;
 
@@ -73,6 +82,39 @@ function warmUp(): void {
   }
 }
 
+/** The registry's sample measures: those the summary bootstraps from all its decisions at the end. */
+const SAMPLE_METRICS = METRIC_REGISTRY.filter((m): m is SampleMetric => m.kind === "sample");
+/** The sample measures are warmed up on this many cases (or half the run's, when fewer). */
+const WARM_INTERVAL_CASES = 100;
+/**
+ * …and only when the rest of the run, at its pace so far, takes at least this long (ms). Their
+ * bootstrap takes 40–60 ms cold: a run that asks as fast as a local server answers has no time
+ * to spare for it, and it would only slow the run's requests and the worker's sums.
+ */
+const WARM_INTERVALS_AHEAD_MS = 500;
+
+/**
+ * Bootstraps the sample measures of the run's first answered cases and discards them, so that
+ * at the end of the run the summary's are bootstrapped by compiled code instead of cold (in a
+ * run at 20 ms per answer, the end's 100–120 ms → 50–80 ms). Nothing the end reads is changed:
+ * the bootstrap's caches hold draws by seed and case count, the same for any decisions.
+ */
+function warmIntervals(): void {
+  if (planned === null || !planned.warmIntervals) return;
+  const { cases, seed, since, shared } = planned;
+  const have = handed.cases.size;
+  if (have < Math.min(WARM_INTERVAL_CASES, Math.ceil(cases / 2))) return;
+  planned.warmIntervals = false;
+  const ahead = (cases - have) * (performance.now() - since) / have;
+  if (ahead < WARM_INTERVALS_AHEAD_MS) return;
+  try {
+    bootstrapIntervals([...handed.cases.values()].flat(), { seed, metrics: SAMPLE_METRICS });
+    Atomics.or(shared, SHARED_WARMED, WARMED_INTERVALS);
+  } catch {
+    // Warming up only: the end of the run does the real work, and reports its failures.
+  }
+}
+
 /** Decision records from their `decisions.jsonl` lines. */
 function parseLines(lines: string): DecisionRecord[] {
   const out: DecisionRecord[] = [];
@@ -98,7 +140,14 @@ function decisions(): readonly DecisionRecord[] {
 serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
   if (job.kind === "plan") {
     fed = { run: job.run, sums: new ReportAccumulator(job.cases, job.seed) };
-    planned = { run: job.run, cases: job.cases.length, shared: job.shared };
+    planned = {
+      run: job.run,
+      cases: job.cases.length,
+      seed: job.seed,
+      since: performance.now(),
+      shared: job.shared,
+      warmIntervals: true,
+    };
     warming = job.warm ? { ...job.warm, seed: job.seed } : null;
     return "";
   }
@@ -116,6 +165,7 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
     }
     if (fed?.run === job.run) fed.sums.add(list);
     warmUp();
+    if (planned?.run === job.run) warmIntervals();
     return "";
   }
   if (job.kind === "intervals") {

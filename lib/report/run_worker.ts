@@ -63,6 +63,8 @@ export const SHARED_WARMED = 1;
 export const SHARED_FED = 2;
 /** A `SHARED_WARMED` bit: the worker has drawn a report of the run's first answers. */
 export const WARMED_REPORT = 1;
+/** A `SHARED_WARMED` bit: the worker has bootstrapped the sample measures of its first answers. */
+export const WARMED_INTERVALS = 2;
 
 /** What a job of the worker gives back. */
 export type RunReportAnswer =
@@ -129,6 +131,15 @@ export class RunReportWorker implements Disposable {
    */
   get warmed(): boolean {
     return (Atomics.load(this.#shared, SHARED_WARMED) & WARMED_REPORT) !== 0;
+  }
+
+  /**
+   * Whether the worker has bootstrapped the sample measures (equal-mass ECE, AURC, Murphy, …) of
+   * the planned run's first answers and discarded them, so the summary's own are bootstrapped by
+   * compiled code. It does only when the run, at its pace so far, has time to spare for it.
+   */
+  get warmedIntervals(): boolean {
+    return (Atomics.load(this.#shared, SHARED_WARMED) & WARMED_INTERVALS) !== 0;
   }
 
   /** Whether the worker was started (and not closed). */
