@@ -571,10 +571,10 @@ export async function runPrepared(
   };
   await recorder.writeRun(run);
   const toAsk = cases.filter((c) => !byCase.has(c.id));
-  // A run too short for the report worker draws report.html itself: its renderer loads meanwhile.
-  if (options.reports !== false && !(options.reportWorker && toAsk.length >= WORKER_AFTER_CASES)) {
-    loadHtmlRenderer().catch(() => {}); // a failed load is reported when report.html is written
-  }
+  // A run too short for the report worker draws report.html itself: its renderer loads while the
+  // run goes on, from its first answer (loaded before, it would hold the first requests).
+  const drawsPage = options.reports !== false &&
+    !(options.reportWorker && toAsk.length >= WORKER_AFTER_CASES);
   emit({
     event: "start",
     run_id: id,
@@ -671,6 +671,8 @@ export async function runPrepared(
         worker.plan(id, plannedCases(cases), spec.seed, { run, info: dataset.info });
         worker.cases(id, [...byCase.values()].flat());
       } else if (worker?.started) worker.cases(id, records, lines);
+      // A failed load is reported when report.html is written.
+      if (asked === 0 && drawsPage) loadHtmlRenderer().catch(() => {});
       traces?.set(item.id, caseTrace(records, item.state));
       asked++;
       done++;
