@@ -35,7 +35,7 @@ let renderer: Promise<typeof import("./html.ts")> | null = null;
 /**
  * Starts loading the HTML renderer (Observable Plot and linkedom, ≈ 70 ms) if it is not loaded:
  * a short run that draws `report.html` itself starts it at its first answer, so part of the load is
- * done while they are answered.
+ * done while its other requests are answered.
  *
  * @returns The renderer module, once loaded (the same promise on every call).
  */
