@@ -186,3 +186,32 @@ Deno.test("`loadDataset()` keeps the verified text decompressed in .cache/ and i
   assert.equal(await load(), expected);
   assert.equal(await Deno.readTextFile(kept), text);
 });
+
+Deno.test("`loadDataset()` shares one frozen questions object per workflow, each the rows' own", async () => {
+  for (const split of ["test", "train"] as const) {
+    const { cases } = await loadDataset({ split });
+    // The vendored rows as written, not shared: every case of a workflow has the same questions.
+    const gz = await Deno.readFile(
+      new URL(`../../vendor/typed-decisions/${split}.jsonl.gz`, import.meta.url),
+    );
+    const text = await new Response(
+      new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")),
+    ).text();
+    const rows = text.trim().split("\n").map((line) => JSON.parse(line) as Case);
+    const byWorkflow = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const seen = byWorkflow.get(row.workflow) ?? new Set();
+      seen.add(JSON.stringify(row.questions));
+      byWorkflow.set(row.workflow, seen);
+    }
+    assert.deepEqual([...byWorkflow.values()].map((s) => s.size), [1, 1, 1, 1], split);
+    const shared = new Map<string, Case["questions"]>();
+    cases.forEach((c, i) => {
+      assert.deepEqual(c.questions, rows[i]!.questions);
+      assert.ok(Object.isFrozen(c.questions));
+      assert.equal(c.questions, shared.get(c.workflow) ?? c.questions, `${split} ${c.id}`);
+      shared.set(c.workflow, c.questions);
+    });
+    assert.equal(shared.size, 4);
+  }
+});
