@@ -571,10 +571,6 @@ export async function runPrepared(
   };
   await recorder.writeRun(run);
   const toAsk = cases.filter((c) => !byCase.has(c.id));
-  // A run too short for the report worker draws report.html itself: its renderer loads while the
-  // run goes on, from its first answer (loaded before, it would hold the first requests).
-  const drawsPage = options.reports !== false &&
-    !(options.reportWorker && toAsk.length >= WORKER_AFTER_CASES);
   emit({
     event: "start",
     run_id: id,
@@ -628,6 +624,8 @@ export async function runPrepared(
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   const worker = options.reports !== false ? options.reportWorker : undefined;
+  // Enough cases left to hide the time the report worker takes to load.
+  const usesWorker = worker !== undefined && toAsk.length >= WORKER_AFTER_CASES;
   // report.md's trace lines of each case, rendered as it is answered rather than all at the end.
   const traces = options.reports !== false ? new Map<string, string>() : undefined;
   try {
@@ -662,17 +660,20 @@ export async function runPrepared(
       const records = decisionRecords(item, outcome, recordOptions);
       const lines = await recorder.append(records);
       byCase.set(item.id, records);
-      // Enough cases left to hide the time the report worker takes to load: started now, once
-      // the first answer is in (not before the first request).
+      // The report worker is started once the first answer is in (not before the first request).
       // It sums the summary's and breakdowns' bootstraps as the answers come in: first those
       // already in.
-      if (asked === 0 && worker !== undefined && toAsk.length >= WORKER_AFTER_CASES) {
+      if (asked === 0 && usesWorker) {
         worker.start();
         worker.plan(id, plannedCases(cases), spec.seed, { run, info: dataset.info });
         worker.cases(id, [...byCase.values()].flat());
       } else if (worker?.started) worker.cases(id, records, lines);
-      // A failed load is reported when report.html is written.
-      if (asked === 0 && drawsPage) loadHtmlRenderer().catch(() => {});
+      // A run too short for the worker draws report.html itself: its renderer loads from the
+      // first answer on (loaded before, it would hold the first requests). A failed load is
+      // reported when report.html is written.
+      if (asked === 0 && !usesWorker && options.reports !== false) {
+        loadHtmlRenderer().catch(() => {});
+      }
       traces?.set(item.id, caseTrace(records, item.state));
       asked++;
       done++;
