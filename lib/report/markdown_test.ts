@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
-import { caseTrace, fixed3, markdownReport } from "./markdown.ts";
+import { fixed3 } from "./format.ts";
+import { caseTrace, markdownReport } from "./markdown.ts";
 import { buildReport } from "./model.ts";
 
 const info = {
