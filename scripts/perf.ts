@@ -6,7 +6,8 @@
  *
  * 1. Request phase: decibench's pipeline (build, send, strict validation, scoring, one append per
  *    case) in this process against a bare `fetch` loop over the same prebuilt bodies, at 0, 2 and
- *    20 ms per answer, as a ratio of requests per second.
+ *    20 ms per answer, as a ratio of requests per second; beside them a floor loop that does only
+ *    the built-in work each case needs (no checks), the most any pipeline could reach here.
  * 2. Fixed costs of `deno task bench` (workflows/llama.ts, 400 cases = 2,000 decisions, reports
  *    and index written): process start → first request, and last answer → exit.
  * 3. Time to result: the whole `deno task bench` at 20 ms per answer ÷ the bare loop's request
@@ -25,7 +26,7 @@ import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
 import { buildBundle } from "../lib/cli/bundle_build.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
-import { type Dataset, loadDataset } from "../lib/dataset/mod.ts";
+import { type Case, type Dataset, type GoldAnswer, loadDataset } from "../lib/dataset/mod.ts";
 import { prepareEndpoint, runPrepared, validateWorkflow } from "../lib/workflow/mod.ts";
 import { figure, goal } from "./_perf_stats.ts";
 
@@ -122,6 +123,92 @@ async function bareLoop(url: string, bodies: readonly string[], parallel: number
   await Promise.all(Array.from({ length: parallel }, worker));
 }
 
+/** A reply's answer as the floor loop reads it: its distribution, without any check. */
+type FloorAnswer = { type?: string; noul?: number; probabilities?: Record<string, number> };
+
+/**
+ * The floor loop: only the built-in work every run must do per case, with no validation and a
+ * minimal scoring. It builds the body, sends it, parses the reply with `JSON.parse`, makes one
+ * record per question with a decision record's fields (arg-max answer, KL, Brier) through
+ * `JSON.stringify`, and writes the case's lines with one `writeSync`. decibench's pipeline can
+ * come close to it, not beat it, so it shows how much of the gap to the bare loop is left to win.
+ */
+async function floorLoop(
+  url: string,
+  cases: readonly Case[],
+  parallel: number,
+  path: string,
+): Promise<void> {
+  const file = await Deno.open(path, { create: true, write: true, truncate: true });
+  const encoder = new TextEncoder();
+  let buffer = new Uint8Array(1 << 16);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < cases.length) {
+      const c = cases[next++] as Case;
+      const body = JSON.stringify({ model: "perf", state: c.state, questions: c.questions });
+      const started = performance.now();
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const reply = JSON.parse(await res.text());
+      const latency = Math.round((performance.now() - started) * 1000) / 1000;
+      let text = "";
+      for (const [name, question] of Object.entries(c.questions)) {
+        const raw = reply.answers[name] as FloorAnswer;
+        const predicted = raw.type === "noul"
+          ? { true: raw.noul as number, false: 1 - (raw.noul as number) }
+          : raw.probabilities as Record<string, number>;
+        const gold = c.gold[name] as GoldAnswer;
+        let answer = "";
+        let confidence = -1;
+        for (const key in predicted) {
+          const p = predicted[key] as number;
+          if (p > confidence) [answer, confidence] = [key, p];
+        }
+        let kl = 0;
+        let brier = 0;
+        for (const key in gold.probabilities) {
+          const g = gold.probabilities[key] as number;
+          const p = predicted[key] ?? 0;
+          if (g > 0) kl += g * Math.log(g / Math.max(p, 1e-12));
+          brier += (p - g) ** 2;
+        }
+        text += JSON.stringify({
+          case: c.id,
+          workflow: c.workflow,
+          question: name,
+          type: question.type,
+          predicted,
+          answer,
+          confidence,
+          gold: gold.label,
+          gold_probabilities: gold.probabilities,
+          correct: answer === gold.label,
+          kl,
+          brier,
+          latency_ms: latency,
+          attempts: 1,
+          input_tokens: reply.usage?.input_tokens ?? null,
+          calibrated: true,
+          error: null,
+          endpoint: "llama.cpp",
+        }) + "\n";
+      }
+      if (buffer.length < text.length * 3) buffer = new Uint8Array(text.length * 3);
+      const { written } = encoder.encodeInto(text, buffer);
+      file.writeSync(buffer.subarray(0, written));
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: parallel }, worker));
+  } finally {
+    file.close();
+  }
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
@@ -180,6 +267,9 @@ function benchArgs(url: string, out: string, extra: string[]): string[] {
     ...extra,
   ];
 }
+
+/** The fresh-process floors' command (`scripts/_perf_cold.ts`). */
+const COLD = ["run", "-A", join(ROOT, "scripts/_perf_cold.ts")];
 
 /** Where a `deno task bench` loads its modules from: the bundle (as runs do) or the sources. */
 type Start = "bundle" | "sources";
@@ -251,8 +341,10 @@ async function requestPhase(
   bare: number[];
   full: number[];
   ratio: number[];
+  floorRatio: number[];
   bareCpu: number[];
   fullCpu: number[];
+  floorCpu: number[];
   requests: number;
 }> {
   const repeat = latencyMs === 0 ? 10 : latencyMs <= 2 ? 4 : 1;
@@ -276,10 +368,18 @@ async function requestPhase(
   const ratio: number[] = [];
   const bareCpu: number[] = [];
   const fullCpu: number[] = [];
+  const floorRatio: number[] = [];
+  const floorCpu: number[] = [];
+  const floorPath = (r: number | string) => join(out, `floor-${latencyMs}-${r}.jsonl`);
+  await floorLoop(url, cases.slice(0, 800), parallel, floorPath("warm-up"));
   for (let r = 0; r < options.rounds; r++) {
     const cpu0 = cpuMs();
     const bareMs = await timed(() => bareLoop(url, bodies, parallel));
     bareCpu.push((cpuMs() - cpu0) / cases.length * 1000);
+    const cpu2 = cpuMs();
+    const floorMs = await timed(() => floorLoop(url, cases, parallel, floorPath(r)));
+    floorCpu.push((cpuMs() - cpu2) / cases.length * 1000);
+    floorRatio.push(bareMs / floorMs);
     let cpuAnswered = 0;
     const cpu1 = cpuMs();
     // decibench: from the call (run directory, run.json, spec and fingerprint included) to the
@@ -306,7 +406,7 @@ async function requestPhase(
     full.push(cases.length / (fullMs / 1000));
     ratio.push(bareMs / fullMs);
   }
-  return { bare, full, ratio, bareCpu, fullCpu, requests: cases.length };
+  return { bare, full, ratio, floorRatio, bareCpu, fullCpu, floorCpu, requests: cases.length };
 }
 
 /** What every section needs. */
@@ -344,6 +444,12 @@ async function phaseSection(ctx: Context): Promise<void> {
         figure(phase.fullCpu, { unit: " µs" })
       }, added ${figure(extra, { unit: " µs" })}`,
     );
+    say(
+      `      floor loop (build, JSON.parse, five records through JSON.stringify, one write; no ` +
+        `checks) ÷ bare ${figure(phase.floorRatio, { decimals: 2 })}, client CPU ${
+          figure(phase.floorCpu, { unit: " µs" })
+        } per request`,
+    );
   }
 }
 
@@ -364,6 +470,10 @@ async function fixedSection(ctx: Context): Promise<void> {
   const { options, say } = ctx;
   const startup: Record<Start, number[]> = { bundle: [], sources: [] };
   const ending: Record<Start, number[]> = { bundle: [], sources: [] };
+  // Floors no run can go under, each in a fresh process: Deno's start and exit, and the report
+  // charts' code loaded and drawn cold (`scripts/_perf_cold.ts`).
+  const empty: number[] = [];
+  const charts = { loadMs: [] as number[], drawMs: [] as number[], againMs: [] as number[] };
   const s0 = ctx.server(0);
   for (let r = 0; r < options.rounds; r++) {
     for (const from of sides(r)) {
@@ -377,6 +487,11 @@ async function fixedSection(ctx: Context): Promise<void> {
       startup[from].push(stats.first - run.startedAt);
       ending[from].push(run.exitedAt - stats.last);
     }
+    empty.push((await spawn(Deno.execPath(), [...COLD, "--empty"])).wallMs);
+    const cold = await new Deno.Command(Deno.execPath(), { args: COLD, cwd: ROOT }).output();
+    if (!cold.success) throw new Error(`perf: ${COLD.join(" ")} failed`);
+    const figures = JSON.parse(new TextDecoder().decode(cold.stdout));
+    for (const key of ["loadMs", "drawMs", "againMs"] as const) charts[key].push(figures[key]);
   }
   say(`\nfixed costs of deno task bench (workflows/llama.ts, 2,000 decisions, reports + index)`);
   say(
@@ -388,6 +503,15 @@ async function fixedSection(ctx: Context): Promise<void> {
     `  end of run  last answer → exit             ${bySide(ending, " ms")}  ${
       goal(ending.bundle, "<=", 200, "200 ms")
     }`,
+  );
+  say(
+    `  floors, each in a fresh process: Deno's start and exit ${
+      figure(empty, { unit: " ms" })
+    }; the report charts' code (Observable Plot, linkedom) loaded ${
+      figure(charts.loadMs, { unit: " ms" })
+    }, two charts drawn cold ${figure(charts.drawMs, { unit: " ms" })} (warm ${
+      figure(charts.againMs, { unit: " ms" })
+    })`,
   );
 }
 
