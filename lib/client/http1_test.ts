@@ -373,3 +373,21 @@ Deno.test("http1: DECIBENCH_HTTP=fetch or a proxy in the environment leave every
   assert.equal(await probe({ HTTP_PROXY: "http://proxy.invalid:3128" }), "false");
   assert.equal(await probe({ all_proxy: "socks5://proxy.invalid:1080" }), "false");
 });
+
+Deno.test("http1: a reply far larger than the read buffer, twice on one connection, arrives whole", async () => {
+  const big = JSON.stringify({ text: "ü".repeat(150_000) + "x".repeat(70_001) });
+  const server = rawServer(async (conn) => {
+    await write(conn, ok(big));
+    return "keep";
+  });
+  const pool = new Http1Pool();
+  try {
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await pool.post(server.url, {}, "{}", never)).body, big);
+    }
+    assert.equal(server.connections(), 1);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
