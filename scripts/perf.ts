@@ -255,11 +255,24 @@ async function spawn(
   return { wallMs: exitedAt - startedAt, startedAt, exitedAt };
 }
 
+/**
+ * The words of `deno task bench` after `deno` (its flags included), read from `deno.json`, so
+ * perf runs exactly what the task runs.
+ */
+const BENCH_TASK: readonly string[] = (() => {
+  const config = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json")));
+  const words = String(config.tasks.bench).split(/\s+/);
+  if (words[0] !== "deno" || words.at(-1) !== "scripts/bench.ts") {
+    throw new Error(
+      `perf: deno.json's bench task "${config.tasks.bench}" is not "deno … scripts/bench.ts"`,
+    );
+  }
+  return [...words.slice(1, -1), join(ROOT, "scripts/bench.ts")];
+})();
+
 function benchArgs(url: string, out: string, extra: string[]): string[] {
   return [
-    "run",
-    "-A",
-    join(ROOT, "scripts/bench.ts"),
+    ...BENCH_TASK,
     WORKFLOW,
     "--base-url",
     url,
@@ -271,8 +284,8 @@ function benchArgs(url: string, out: string, extra: string[]): string[] {
   ];
 }
 
-/** The fresh-process floors' command (`scripts/_perf_cold.ts`). */
-const COLD = ["run", "-A", join(ROOT, "scripts/_perf_cold.ts")];
+/** The fresh-process floors' command (`scripts/_perf_cold.ts`), with the bench task's flags. */
+const COLD = [...BENCH_TASK.slice(0, -1), join(ROOT, "scripts/_perf_cold.ts")];
 
 /** Where a `deno task bench` loads its modules from: the bundle (as runs do) or the sources. */
 type Start = "bundle" | "sources";
