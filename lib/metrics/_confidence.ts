@@ -22,6 +22,13 @@ export interface PreparedTies {
   tieOf: Int32Array;
   /** Per input decision, 1 when it is correct (a float: the weighted sum multiplies it). */
   correct: Float64Array;
+  /**
+   * The answered decisions' indices run by run (ascending confidence), in input order within a
+   * run: run `t` is `byRun[runStart[t]]` to `byRun[runStart[t + 1]]`.
+   */
+  byRun: Int32Array;
+  /** Where each run starts in `byRun`, and its length at the end (`values.length + 1` entries). */
+  runStart: Int32Array;
 }
 
 /** Weighted sizes of the runs. */
@@ -67,13 +74,25 @@ export function prepareTies(decisions: readonly RankInput[]): PreparedTies {
   });
   const conf = (i: number) => (decisions[i] as RankInput).confidence as number;
   order.sort((a, b) => conf(a) - conf(b));
+  // The sort is stable: within a run the indices stay in input order.
   const values: number[] = [];
-  for (const i of order) {
+  const runStart: number[] = [];
+  order.forEach((i, k) => {
     const v = conf(i);
-    if (values.length === 0 || values[values.length - 1] !== v) values.push(v);
+    if (values.length === 0 || values[values.length - 1] !== v) {
+      values.push(v);
+      runStart.push(k);
+    }
     tieOf[i] = values.length - 1;
-  }
-  return { values: Float64Array.from(values), tieOf, correct };
+  });
+  runStart.push(order.length);
+  return {
+    values: Float64Array.from(values),
+    tieOf,
+    correct,
+    byRun: Int32Array.from(order),
+    runStart: Int32Array.from(runStart),
+  };
 }
 
 /**
@@ -89,22 +108,32 @@ export function weighTies(
   weights?: Float64Array,
   into?: WeightedTies,
 ): WeightedTies {
-  const { values, tieOf, correct } = prepared;
-  const n = into ? into.n.fill(0) : new Float64Array(values.length);
-  const right = into ? into.correct.fill(0) : new Float64Array(values.length);
-  let total = 0;
+  const { values, tieOf, correct, byRun, runStart } = prepared;
+  const n = into ? into.n : new Float64Array(values.length);
+  const right = into ? into.correct : new Float64Array(values.length);
   // Without weights each decision counts 1: the same loop over a weight of 1 per decision (one
   // loop, no test per decision; the sums are the same).
   const w = weights ?? ones(tieOf.length);
-  for (let i = 0; i < tieOf.length; i++) {
-    const t = tieOf[i] as number;
-    if (t < 0) continue;
-    // Adding a weight of 0 leaves every sum as it was: no branch on it (nor on `correct`).
-    const wi = w[i] as number;
-    n[t] = (n[t] as number) + wi;
-    right[t] = (right[t] as number) + wi * (correct[i] as number);
-    total += wi;
+  // Run by run, each run's decisions in input order: every sum adds the same terms in the same
+  // order as a pass over the decisions would, but in a register, not through memory (a few runs
+  // shared by thousands of decisions made that pass wait on its own stores). Adding a weight of 0
+  // leaves a sum as it was: no branch on it (nor on `correct`).
+  for (let t = 0; t < values.length; t++) {
+    let size = 0;
+    let hits = 0;
+    const end = runStart[t + 1] as number;
+    for (let k = runStart[t] as number; k < end; k++) {
+      const i = byRun[k] as number;
+      const wi = w[i] as number;
+      size += wi;
+      hits += wi * (correct[i] as number);
+    }
+    n[t] = size;
+    right[t] = hits;
   }
+  // The total in input order, as before.
+  let total = 0;
+  for (let i = 0; i < tieOf.length; i++) if ((tieOf[i] as number) >= 0) total += w[i] as number;
   if (into) {
     into.total = total;
     return into;
