@@ -208,7 +208,11 @@ export class Http1Pool {
     for (let attempt = 0;; attempt++) {
       if (signal.aborted) throw signal.reason;
       if (this.#closed) throw new TypeError("Cannot send: the connection pool is closed");
-      const connection = await this.#connect(target, attempt === 0);
+      const connection = await this.#connect(target, attempt === 0, signal);
+      if (signal.aborted) {
+        this.#drop(connection);
+        throw signal.reason;
+      }
       const abort = () => this.#drop(connection);
       signal.addEventListener("abort", abort, { once: true });
       try {
@@ -245,7 +249,7 @@ export class Http1Pool {
     this.#idle.clear();
   }
 
-  async #connect(url: URL, reuse: boolean): Promise<Connection> {
+  async #connect(url: URL, reuse: boolean, signal: AbortSignal): Promise<Connection> {
     if (reuse) {
       const kept = this.#idle.get(url.host)?.pop();
       if (kept !== undefined) {
@@ -257,9 +261,15 @@ export class Http1Pool {
     const port = url.port ? Number(url.port) : 80;
     const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
     let conn: Deno.TcpConn;
+    const connecting = Deno.connect({ hostname, port });
     try {
-      conn = await Deno.connect({ hostname, port });
+      conn = await abortable(connecting, signal);
     } catch (error) {
+      if (signal.aborted) {
+        // A connection made after all is closed at once.
+        connecting.then((late) => late.close(), () => {});
+        throw signal.reason;
+      }
       // Worded as fetch words it ("tcp connect error: Connection refused (os error 111)").
       throw new Error(`tcp connect error: ${error instanceof Error ? error.message : error}`);
     }
@@ -277,6 +287,16 @@ export class Http1Pool {
     connection.close();
     this.#open.delete(connection);
   }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 function requestBytes(target: URL, headers: Record<string, string>, body: string): Uint8Array {

@@ -261,6 +261,26 @@ Deno.test("http1: an abort closes the connection and rejects with the signal's r
   }
 });
 
+Deno.test("http1: a request aborted while it connects is not sent, and leaves no connection open", async () => {
+  const server = rawServer(async (conn) => {
+    await write(conn, ok("{}"));
+    return "keep";
+  });
+  const pool = new Http1Pool();
+  try {
+    const controller = new AbortController();
+    const request = pool.post(server.url, {}, "{}", controller.signal);
+    controller.abort(new DOMException("stop", "AbortError"));
+    await assert.rejects(request, /stop/);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(server.seen.length, 0, "nothing was sent");
+    assert.equal(pool.openConnections, 0);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
 Deno.test("http1: a header value with CR or LF is refused before anything is sent", async () => {
   const server = rawServer(async (conn) => {
     await write(conn, ok("{}"));
@@ -386,6 +406,32 @@ Deno.test("http1: a reply far larger than the read buffer, twice on one connecti
       assert.equal((await pool.post(server.url, {}, "{}", never)).body, big);
     }
     assert.equal(server.connections(), 1);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
+Deno.test("send over the pool: a compressed reply the pool did not ask for is fetched again and decoded", async () => {
+  const text = '{"answers":{"packed":true}}';
+  const packed = new Uint8Array(
+    await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")))
+      .arrayBuffer(),
+  );
+  const server = rawServer(async (conn) => {
+    await write(
+      conn,
+      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ${packed.length}\r\n\r\n`,
+    );
+    await write(conn, packed);
+    return "keep";
+  });
+  const pool = new Http1Pool();
+  try {
+    const reply = await send({ url: server.url, headers: {}, body: "{}" }, { http1: pool });
+    assert.equal(reply.body, text);
+    assert.equal(server.seen.length, 2, "once over the pool, once with fetch");
+    assert.match(server.seen[1]!.head, /accept-encoding: .*gzip/i);
   } finally {
     pool.close();
     await server.close();

@@ -61,7 +61,10 @@ async function viaFetch(
   return { status: response.status, body, header: (name) => response.headers.get(name) };
 }
 
-/** Over the pool, or undefined for a redirect (`fetch` follows it as it always has). */
+/**
+ * Over the pool, or undefined for a redirect or a compressed body (sent again with `fetch`, which
+ * follows the one and decodes the other, as it always has; the pool asks for neither).
+ */
 async function viaHttp1(
   pool: Http1Pool,
   request: EngineRequest,
@@ -70,6 +73,8 @@ async function viaHttp1(
 ): Promise<Reply | undefined> {
   const response = await pool.post(request.url, headers, request.body, signal);
   if (REDIRECTS.has(response.status) && response.headers.has("location")) return undefined;
+  const encoding = response.headers.get("content-encoding");
+  if (encoding !== undefined && encoding.toLowerCase() !== "identity") return undefined;
   return {
     status: response.status,
     body: response.body,
