@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { summarize } from "../lib/metrics/mod.ts";
-import { reportBreakdowns, RunReportWorker, writeReports } from "../lib/report/mod.ts";
+import {
+  plannedCases,
+  reportBreakdowns,
+  RunReportWorker,
+  writeReports,
+} from "../lib/report/mod.ts";
 import { loadWorkflow, runBenchmark, type RunOptions } from "../lib/workflow/mod.ts";
 
 /** Report files with the run id and timestamps masked (they differ between any two runs). */
@@ -104,6 +109,42 @@ Deno.test("the report worker warms up on a run's first answers and draws the sam
   const alone = await runBenchmark(workflow, { ...common, outDir: join(root, "alone") });
   assert.deepEqual(beside.summary.intervals, alone.summary.intervals);
   await assertSameReports(alone, beside, worker);
+  await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("the report worker times a run's pace from when the run sent its plan, not from when a busy worker took it", async () => {
+  // A worker busy when the plan comes (loading, or behind on a fast run on a loaded machine)
+  // takes the first answers in one burst: timed from its own start, the run looked too fast for
+  // the sample measures' warm-up, and the warm-up test failed on a busy machine.
+  await using server = await startReferenceServer({ predictor: "fitted" });
+  const workflow = await loadWorkflow("workflows/reference.ts");
+  const root = await Deno.makeTempDir();
+  const run = await runBenchmark(workflow, {
+    baseUrl: server.url,
+    limit: 120,
+    dbPath: null,
+    outDir: root,
+    reports: false,
+  });
+  using worker = new RunReportWorker();
+  worker.start();
+  // Busy for well over half a second first: the intervals of 60 copies of the run's decisions.
+  const copies = Array.from(
+    { length: 60 },
+    (_, k) => run.records.map((r) => ({ ...r, case: `${r.case}#${k}` })),
+  ).flat();
+  const busy = worker.intervals(copies, 1, "another run");
+  const cases = run.dataset.cases.filter((c) => run.records.some((r) => r.case === c.id));
+  worker.plan(run.id, plannedCases(cases), run.run.spec.seed);
+  // Half the run's cases handed over at once, while the worker is still busy.
+  const half = new Set(cases.slice(0, 60).map((c) => c.id));
+  worker.cases(run.id, run.records.filter((r) => half.has(r.case)));
+  await busy;
+  // Jobs run in turn: once a later one is done, the cases (and any warm-up) are taken.
+  await worker.intervals(run.records.slice(0, 5), 1, "a third run");
+  assert.equal(worker.fed, 60);
+  // The other 60 cases, at the pace since the plan was sent, take well over half a second.
+  assert.equal(worker.warmedIntervals, true);
   await Deno.remove(root, { recursive: true });
 });
 

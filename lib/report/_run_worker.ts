@@ -42,8 +42,8 @@ let breakdowns: ReportBreakdowns | null = null;
 let fed: { run: string; sums: ReportAccumulator } | null = null;
 // The decisions handed over while the run went on, per case.
 let handed: { run: string; cases: Map<string, DecisionRecord[]> } = { run: "", cases: new Map() };
-// The planned run: its number of cases, its seed, when its plan came, and the memory it shares
-// with the run's thread.
+// The planned run: its number of cases, its seed, when the run sent its plan (ms since the
+// epoch), and the memory it shares with the run's thread.
 let planned: {
   run: string;
   cases: number;
@@ -106,7 +106,9 @@ function warmIntervals(): void {
   const have = handed.cases.size;
   if (have < Math.min(WARM_INTERVAL_CASES, Math.ceil(cases / 2))) return;
   planned.warmIntervals = false;
-  const ahead = (cases - have) * (performance.now() - since) / have;
+  // From the plan's sending: a worker still loading or catching up takes the first cases in a
+  // burst, and timed from its own start it would judge the run faster than it is.
+  const ahead = (cases - have) * (performance.timeOrigin + performance.now() - since) / have;
   if (ahead < WARM_INTERVALS_AHEAD_MS) return;
   try {
     bootstrapIntervals([...handed.cases.values()].flat(), { seed, metrics: SAMPLE_METRICS });
@@ -145,7 +147,7 @@ serveJobs(async (job: RunReportJob): Promise<RunReportAnswer> => {
       run: job.run,
       cases: job.cases.length,
       seed: job.seed,
-      since: performance.now(),
+      since: job.sentAt,
       shared: job.shared,
       warmIntervals: true,
     };

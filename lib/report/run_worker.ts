@@ -26,6 +26,11 @@ export type RunReportJob =
     warm?: { run: RunJson; info: DatasetInfo } | undefined;
     /** Shared memory: the cases sent so far, what the worker has warmed up, the cases it took. */
     shared: Int32Array;
+    /**
+     * When the plan was sent (ms since the epoch, `performance.timeOrigin + performance.now()`):
+     * the run's pace is measured from here, not from when a busy worker got to the plan.
+     */
+    sentAt: number;
   }
   | {
     kind: "cases";
@@ -179,7 +184,10 @@ export class RunReportWorker implements Disposable {
     warm?: { run: RunJson; info: DatasetInfo },
   ): void {
     this.#shared.fill(0);
-    this.#send({ kind: "plan", run, cases, seed, warm, shared: this.#shared }).catch(() => {});
+    const sentAt = performance.timeOrigin + performance.now();
+    this.#send({ kind: "plan", run, cases, seed, warm, shared: this.#shared, sentAt }).catch(
+      () => {},
+    );
   }
 
   /**
