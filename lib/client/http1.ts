@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { concatBytes } from "../bytes.ts";
 
 /** A response read whole. */
 export interface Http1Response {
@@ -33,9 +34,8 @@ export interface Http1Response {
 export class Http1Error extends Error {
   /**
    * @param message What went wrong, without the URL.
-   * @param untouched True when the connection was closed before any byte of the reply.
    */
-  constructor(message: string, readonly untouched = false) {
+  constructor(message: string) {
     super(message);
     this.name = "Http1Error";
   }
@@ -249,6 +249,11 @@ export class Http1Pool {
     this.#idle.clear();
   }
 
+  /** Closes it (`using pool = new Http1Pool()`). */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
   async #connect(url: URL, reuse: boolean, signal: AbortSignal): Promise<Connection> {
     if (reuse) {
       const kept = this.#idle.get(url.host)?.pop();
@@ -332,7 +337,6 @@ async function exchange(
         connection.received === 0
           ? "the server closed the connection without a reply"
           : "the server closed the connection in the reply's head",
-        connection.received === 0,
       );
     }
     const match = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(status);
@@ -409,14 +413,5 @@ async function chunked(connection: Connection, parts: Uint8Array[]): Promise<voi
 }
 
 function decode(parts: readonly Uint8Array[]): string {
-  if (parts.length === 1) return decoder.decode(parts[0]);
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return decoder.decode(all);
+  return decoder.decode(parts.length === 1 ? parts[0] : concatBytes(parts));
 }
