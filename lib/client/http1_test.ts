@@ -19,8 +19,13 @@ interface Seen {
  * answers each with what `reply` writes: the wrong servers a user meets, byte for byte.
  */
 function rawServer(
-  reply: (conn: Deno.Conn, seen: Seen, index: number) => Promise<"keep" | "close">,
-): { url: string; seen: Seen[]; connections: () => number; close: () => Promise<void> } {
+  reply: (conn: Deno.Conn, seen: Seen) => Promise<"keep" | "close">,
+): {
+  url: string;
+  seen: Seen[];
+  connections: () => number;
+  [Symbol.asyncDispose]: () => Promise<void>;
+} {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const seen: Seen[] = [];
   const open = new Set<Deno.Conn>();
@@ -52,7 +57,7 @@ function rawServer(
         buffer = buffer.slice(end + 4 + length);
         const entry = { head, body, connection: number };
         seen.push(entry);
-        if (await reply(conn, entry, seen.length - 1) === "close") return;
+        if (await reply(conn, entry) === "close") return;
       }
     } finally {
       open.delete(conn);
@@ -74,7 +79,7 @@ function rawServer(
     url: `http://127.0.0.1:${port}/v1/systemone`,
     seen,
     connections: () => accepted,
-    close: async () => {
+    [Symbol.asyncDispose]: async () => {
       listener.close();
       for (const conn of open) {
         try {
@@ -104,41 +109,37 @@ function ok(body: string, extra = ""): string {
 const never = new AbortController().signal;
 
 Deno.test("http1: keeps one connection alive across requests, and sends the head fetch sends", async () => {
-  const server = rawServer(async (conn, seen) => {
+  await using server = rawServer(async (conn, seen) => {
     await write(conn, ok(`{"echo":${JSON.stringify(seen.body)}}`));
     return "keep";
   });
-  const pool = new Http1Pool();
-  try {
-    for (let i = 0; i < 5; i++) {
-      const reply = await pool.post(
-        server.url,
-        { "content-type": "application/json" },
-        `{"i":${i},"text":"é"}`,
-        never,
-      );
-      assert.equal(reply.status, 200);
-      assert.equal(reply.headers.get("content-type"), "application/json");
-      assert.deepEqual(JSON.parse(reply.body), { echo: `{"i":${i},"text":"é"}` });
-    }
-    assert.equal(server.connections(), 1);
-    assert.equal(pool.openConnections, 1);
-    const head = server.seen[0]!.head;
-    assert.match(head, /^POST \/v1\/systemone HTTP\/1\.1\r\n/);
-    assert.match(head, /\r\nhost: 127\.0\.0\.1:\d+\r\n/);
-    assert.match(head, /\r\ncontent-type: application\/json\r\n/);
-    // The last header line (the head is read up to its blank line); é is two bytes.
-    assert.ok(head.endsWith(`\r\ncontent-length: ${encoder.encode('{"i":0,"text":"é"}').length}`));
-    assert.match(head, /\r\nuser-agent: Deno\//);
-  } finally {
-    pool.close();
-    await server.close();
+  using pool = new Http1Pool();
+  for (let i = 0; i < 5; i++) {
+    const reply = await pool.post(
+      server.url,
+      { "content-type": "application/json" },
+      `{"i":${i},"text":"é"}`,
+      never,
+    );
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers.get("content-type"), "application/json");
+    assert.deepEqual(JSON.parse(reply.body), { echo: `{"i":${i},"text":"é"}` });
   }
-  assert.equal(pool.openConnections, 0);
+  assert.equal(server.connections(), 1);
+  assert.equal(pool.openConnections, 1);
+  const head = server.seen[0]!.head;
+  assert.match(head, /^POST \/v1\/systemone HTTP\/1\.1\r\n/);
+  assert.match(head, /\r\nhost: 127\.0\.0\.1:\d+\r\n/);
+  assert.match(head, /\r\ncontent-type: application\/json\r\n/);
+  // The last header line (the head is read up to its blank line); é is two bytes.
+  assert.ok(head.endsWith(`\r\ncontent-length: ${encoder.encode('{"i":0,"text":"é"}').length}`));
+  assert.match(head, /\r\nuser-agent: Deno\//);
+  pool.close();
+  assert.equal(pool.openConnections, 0, "close ends the kept-alive connection");
 });
 
 Deno.test("http1: reads a chunked body with a character split across chunks, and its trailers", async () => {
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     const bytes = encoder.encode('{"word":"naïve"}');
     const cut = 12; // inside ï's two bytes
     await write(conn, "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
@@ -149,55 +150,40 @@ Deno.test("http1: reads a chunked body with a character split across chunks, and
     await write(conn, "\r\n0\r\nx-trailer: yes\r\n\r\n");
     return "keep";
   });
-  const pool = new Http1Pool();
-  try {
-    const first = await pool.post(server.url, {}, "{}", never);
-    assert.equal(first.body, '{"word":"naïve"}');
-    const second = await pool.post(server.url, {}, "{}", never);
-    assert.equal(second.body, '{"word":"naïve"}');
-    assert.equal(server.connections(), 1, "the connection is reused after a chunked body");
-  } finally {
-    pool.close();
-    await server.close();
-  }
+  using pool = new Http1Pool();
+  const first = await pool.post(server.url, {}, "{}", never);
+  assert.equal(first.body, '{"word":"naïve"}');
+  const second = await pool.post(server.url, {}, "{}", never);
+  assert.equal(second.body, '{"word":"naïve"}');
+  assert.equal(server.connections(), 1, "the connection is reused after a chunked body");
 });
 
 Deno.test("http1: skips an interim 100 Continue, and reads to the end a body without a length", async () => {
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     await write(conn, "HTTP/1.1 100 Continue\r\n\r\n");
     await write(conn, "HTTP/1.0 200 OK\r\ncontent-type: text/plain\r\n\r\nall of it");
     return "close";
   });
-  const pool = new Http1Pool();
-  try {
-    const reply = await pool.post(server.url, {}, "{}", never);
-    assert.equal(reply.status, 200);
-    assert.equal(reply.body, "all of it");
-    assert.equal(pool.openConnections, 0, "a body ended by the close is not kept");
-  } finally {
-    pool.close();
-    await server.close();
-  }
+  using pool = new Http1Pool();
+  const reply = await pool.post(server.url, {}, "{}", never);
+  assert.equal(reply.status, 200);
+  assert.equal(reply.body, "all of it");
+  assert.equal(pool.openConnections, 0, "a body ended by the close is not kept");
 });
 
 Deno.test("http1: a kept-alive connection the server dropped while idle is retried once on a new one", async () => {
   // The server answers without "connection: close", then closes: the pool only learns it on reuse.
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     await write(conn, ok('{"ok":true}'));
     return "close";
   });
-  const pool = new Http1Pool();
-  try {
-    for (let i = 0; i < 3; i++) {
-      const reply = await pool.post(server.url, {}, `{"i":${i}}`, never);
-      assert.equal(reply.body, '{"ok":true}');
-    }
-    assert.equal(server.connections(), 3);
-    assert.deepEqual(server.seen.map((s) => s.body), ['{"i":0}', '{"i":1}', '{"i":2}']);
-  } finally {
-    pool.close();
-    await server.close();
+  using pool = new Http1Pool();
+  for (let i = 0; i < 3; i++) {
+    const reply = await pool.post(server.url, {}, `{"i":${i}}`, never);
+    assert.equal(reply.body, '{"ok":true}');
   }
+  assert.equal(server.connections(), 3);
+  assert.deepEqual(server.seen.map((s) => s.body), ['{"i":0}', '{"i":1}', '{"i":2}']);
 });
 
 Deno.test("http1: a reply that is not HTTP, ends early or has a bad length is a clear error", async (t) => {
@@ -223,32 +209,27 @@ Deno.test("http1: a reply that is not HTTP, ends early or has a bad length is a 
   ];
   for (const [name, bytes, message] of cases) {
     await t.step(name, async () => {
-      const server = rawServer(async (conn) => {
+      await using server = rawServer(async (conn) => {
         if (bytes) await write(conn, bytes);
         return "close";
       });
-      const pool = new Http1Pool();
-      try {
-        await assert.rejects(pool.post(server.url, {}, "{}", never), (error: unknown) => {
-          assert.ok(error instanceof Http1Error);
-          assert.match(error.message, message);
-          return true;
-        });
-        assert.equal(server.connections(), 1, "a new connection is not retried");
-      } finally {
-        pool.close();
-        await server.close();
-      }
+      using pool = new Http1Pool();
+      await assert.rejects(pool.post(server.url, {}, "{}", never), (error: unknown) => {
+        assert.ok(error instanceof Http1Error);
+        assert.match(error.message, message);
+        return true;
+      });
+      assert.equal(server.connections(), 1, "a new connection is not retried");
     });
   }
 });
 
 Deno.test("http1: an abort closes the connection and rejects with the signal's reason", async () => {
-  const server = rawServer(async () => {
+  await using server = rawServer(async () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // never answers in time
     return "close";
   });
-  const pool = new Http1Pool();
+  using pool = new Http1Pool();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException("stop", "AbortError")), 50);
   try {
@@ -256,47 +237,35 @@ Deno.test("http1: an abort closes the connection and rejects with the signal's r
     assert.equal(pool.openConnections, 0);
   } finally {
     clearTimeout(timer);
-    pool.close();
-    await server.close();
   }
 });
 
 Deno.test("http1: a request aborted while it connects is not sent, and leaves no connection open", async () => {
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     await write(conn, ok("{}"));
     return "keep";
   });
-  const pool = new Http1Pool();
-  try {
-    const controller = new AbortController();
-    const request = pool.post(server.url, {}, "{}", controller.signal);
-    controller.abort(new DOMException("stop", "AbortError"));
-    await assert.rejects(request, /stop/);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(server.seen.length, 0, "nothing was sent");
-    assert.equal(pool.openConnections, 0);
-  } finally {
-    pool.close();
-    await server.close();
-  }
+  using pool = new Http1Pool();
+  const controller = new AbortController();
+  const request = pool.post(server.url, {}, "{}", controller.signal);
+  controller.abort(new DOMException("stop", "AbortError"));
+  await assert.rejects(request, /stop/);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(server.seen.length, 0, "nothing was sent");
+  assert.equal(pool.openConnections, 0);
 });
 
 Deno.test("http1: a header value with CR or LF is refused before anything is sent", async () => {
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     await write(conn, ok("{}"));
     return "keep";
   });
-  const pool = new Http1Pool();
-  try {
-    await assert.rejects(
-      pool.post(server.url, { "x-key": "a\r\nx-evil: 1" }, "{}", never),
-      TypeError,
-    );
-    assert.equal(server.connections(), 0);
-  } finally {
-    pool.close();
-    await server.close();
-  }
+  using pool = new Http1Pool();
+  await assert.rejects(
+    pool.post(server.url, { "x-key": "a\r\nx-evil: 1" }, "{}", never),
+    TypeError,
+  );
+  assert.equal(server.connections(), 0);
 });
 
 Deno.test("http1: a closed pool refuses requests", async () => {
@@ -312,7 +281,7 @@ Deno.test("http1: only plain http: URLs take it", () => {
 
 Deno.test("send over the pool: a 429's Retry-After, a refused connection and a redirect read as over fetch", async () => {
   let hits = 0;
-  const server = rawServer(async (conn, seen) => {
+  await using server = rawServer(async (conn, seen) => {
     hits++;
     if (seen.head.startsWith("POST /limited ")) {
       const body = '{"error":{"message":"slow"}}';
@@ -330,47 +299,42 @@ Deno.test("send over the pool: a 429's Retry-After, a refused connection and a r
     }
     return "keep";
   });
-  const pool = new Http1Pool();
+  using pool = new Http1Pool();
   const base = server.url.replace("/v1/systemone", "");
-  try {
-    await assert.rejects(
-      send({ url: `${base}/limited`, headers: {}, body: "{}" }, { http1: pool }),
-      (error: unknown) => {
-        assert.ok(error instanceof EndpointError);
-        assert.equal(error.kind, "rate_limited");
-        assert.equal(error.retryAfterMs, 3000);
-        assert.match(error.message, /^HTTP 429 from ".*\/limited": slow$/);
-        return true;
-      },
-    );
-    const moved = await send({ url: `${base}/moved`, headers: {}, body: "{}" }, { http1: pool });
-    assert.equal(moved.body, '{"where":"here"}');
-    // fetch asks the redirecting URL again and follows it, with the same POST.
-    assert.deepEqual(server.seen.map((s) => s.head.split(" ").slice(0, 2).join(" ")), [
-      "POST /limited",
-      "POST /moved",
-      "POST /moved",
-      "POST /v1/systemone",
-    ]);
-    assert.equal(hits, 4);
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const { port } = listener.addr as Deno.NetAddr;
-    listener.close();
-    await assert.rejects(
-      send({ url: `http://127.0.0.1:${port}/v1/systemone`, headers: {}, body: "{}" }, {
-        http1: pool,
-      }),
-      (error: unknown) => {
-        assert.ok(error instanceof EndpointError);
-        assert.equal(error.kind, "network");
-        assert.match(error.message, /: tcp connect error: Connection refused/);
-        return true;
-      },
-    );
-  } finally {
-    pool.close();
-    await server.close();
-  }
+  await assert.rejects(
+    send({ url: `${base}/limited`, headers: {}, body: "{}" }, { http1: pool }),
+    (error: unknown) => {
+      assert.ok(error instanceof EndpointError);
+      assert.equal(error.kind, "rate_limited");
+      assert.equal(error.retryAfterMs, 3000);
+      assert.match(error.message, /^HTTP 429 from ".*\/limited": slow$/);
+      return true;
+    },
+  );
+  const moved = await send({ url: `${base}/moved`, headers: {}, body: "{}" }, { http1: pool });
+  assert.equal(moved.body, '{"where":"here"}');
+  // fetch asks the redirecting URL again and follows it, with the same POST.
+  assert.deepEqual(server.seen.map((s) => s.head.split(" ").slice(0, 2).join(" ")), [
+    "POST /limited",
+    "POST /moved",
+    "POST /moved",
+    "POST /v1/systemone",
+  ]);
+  assert.equal(hits, 4);
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  await assert.rejects(
+    send({ url: `http://127.0.0.1:${port}/v1/systemone`, headers: {}, body: "{}" }, {
+      http1: pool,
+    }),
+    (error: unknown) => {
+      assert.ok(error instanceof EndpointError);
+      assert.equal(error.kind, "network");
+      assert.match(error.message, /: tcp connect error: Connection refused/);
+      return true;
+    },
+  );
 });
 
 Deno.test("http1: DECIBENCH_HTTP=fetch or a proxy in the environment leave every request to fetch", async () => {
@@ -396,20 +360,15 @@ Deno.test("http1: DECIBENCH_HTTP=fetch or a proxy in the environment leave every
 
 Deno.test("http1: a reply far larger than the read buffer, twice on one connection, arrives whole", async () => {
   const big = JSON.stringify({ text: "ü".repeat(150_000) + "x".repeat(70_001) });
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     await write(conn, ok(big));
     return "keep";
   });
-  const pool = new Http1Pool();
-  try {
-    for (let i = 0; i < 2; i++) {
-      assert.equal((await pool.post(server.url, {}, "{}", never)).body, big);
-    }
-    assert.equal(server.connections(), 1);
-  } finally {
-    pool.close();
-    await server.close();
+  using pool = new Http1Pool();
+  for (let i = 0; i < 2; i++) {
+    assert.equal((await pool.post(server.url, {}, "{}", never)).body, big);
   }
+  assert.equal(server.connections(), 1);
 });
 
 Deno.test("send over the pool: a compressed reply the pool did not ask for is fetched again and decoded", async () => {
@@ -418,7 +377,7 @@ Deno.test("send over the pool: a compressed reply the pool did not ask for is fe
     await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")))
       .arrayBuffer(),
   );
-  const server = rawServer(async (conn) => {
+  await using server = rawServer(async (conn) => {
     await write(
       conn,
       `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ${packed.length}\r\n\r\n`,
@@ -426,14 +385,9 @@ Deno.test("send over the pool: a compressed reply the pool did not ask for is fe
     await write(conn, packed);
     return "keep";
   });
-  const pool = new Http1Pool();
-  try {
-    const reply = await send({ url: server.url, headers: {}, body: "{}" }, { http1: pool });
-    assert.equal(reply.body, text);
-    assert.equal(server.seen.length, 2, "once over the pool, once with fetch");
-    assert.match(server.seen[1]!.head, /accept-encoding: .*gzip/i);
-  } finally {
-    pool.close();
-    await server.close();
-  }
+  using pool = new Http1Pool();
+  const reply = await send({ url: server.url, headers: {}, body: "{}" }, { http1: pool });
+  assert.equal(reply.body, text);
+  assert.equal(server.seen.length, 2, "once over the pool, once with fetch");
+  assert.match(server.seen[1]!.head, /accept-encoding: .*gzip/i);
 });
