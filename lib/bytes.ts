@@ -1,5 +1,5 @@
 /**
- * Byte helpers shared by the dataset, the model files, the run records, the client and the bundle:
+ * Byte helpers shared by the dataset, the model files, the run records and the bundle:
  * deterministic gzip, gunzip, sha256, joining byte arrays, and atomic file writes.
  *
  * @module

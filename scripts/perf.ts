@@ -25,7 +25,6 @@ import process from "node:process";
 import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
 import { buildBundle } from "../lib/cli/bundle_build.ts";
 import { runMain } from "../lib/cli/main.ts";
-import { Http1Pool } from "../lib/client/http1.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
 import { type Case, type Dataset, type GoldAnswer, loadDataset } from "../lib/dataset/mod.ts";
 import { prepareEndpoint, runPrepared, validateWorkflow } from "../lib/workflow/mod.ts";
@@ -133,8 +132,7 @@ type FloorAnswer = { type?: string; noul?: number; probabilities?: Record<string
  * with `JSON.parse`, makes one record per question with a decision record's fields (arg-max
  * answer, KL, Brier) through `JSON.stringify`, and writes the case's lines with one `writeSync`.
  * Measured, it stayed at 0.50–0.60 of the bare loop at zero latency, where decibench on `fetch`
- * was too: on `fetch`, no pipeline doing a run's work could reach the 0.75 goal here. decibench
- * now sends over its own HTTP/1.1 client, so it can pass this loop; the loop stays as the mark.
+ * was too: on `fetch`, no pipeline doing a run's work could reach the 0.75 goal here.
  */
 async function floorLoop(
   url: string,
@@ -637,8 +635,8 @@ type Sender = (body: string) => Promise<string>;
 
 /**
  * The transports decibench could use, on one path (POST a body, read the reply as text):
- * `fetch`, `node:http` with a keep-alive agent, undici's pool (npm), and decibench's own HTTP/1.1
- * client (`lib/client/http1.ts`, what a run uses for `http:` URLs). Closes them at the end.
+ * `fetch` (what a run uses), `node:http` with a keep-alive agent, and undici's pool (npm). Closes
+ * them at the end.
  */
 async function transports(url: string, parallel: number): Promise<{
   senders: Record<string, Sender>;
@@ -649,8 +647,6 @@ async function transports(url: string, parallel: number): Promise<{
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: parallel });
   const pool = new Pool(target.origin, { connections: parallel });
-  const own = new Http1Pool();
-  const never = new AbortController().signal;
   const headers = { "content-type": "application/json" };
   const senders: Record<string, Sender> = {
     fetch: async (body) => await (await fetch(url, { method: "POST", headers, body })).text(),
@@ -677,13 +673,11 @@ async function transports(url: string, parallel: number): Promise<{
       const response = await pool.request({ path: target.pathname, method: "POST", headers, body });
       return await response.body.text();
     },
-    "decibench http1": async (body) => (await own.post(url, headers, body, never)).body,
   };
   return {
     senders,
     close: async () => {
       agent.destroy();
-      own.close();
       await pool.close();
     },
   };

@@ -24,8 +24,6 @@ export interface AskOptions {
   signal?: AbortSignal | undefined;
   /** The environment variable the key comes from, for the authentication message. @default undefined */
   keyVariable?: string | undefined;
-  /** The run's kept-alive HTTP/1.1 connections (`SendOptions.http1`). @default undefined */
-  http1?: SendOptions["http1"];
 }
 
 /** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
@@ -97,7 +95,6 @@ export async function askCase(
     signal,
     ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
     keyVariable: options.keyVariable,
-    http1: options.http1,
   };
   for (;;) {
     attempts++;

@@ -18,7 +18,6 @@ export {
 } from "./schemas.ts";
 export * from "./systemone.ts";
 export * from "./transport.ts";
-export { Http1Error, Http1Pool, type Http1Response, usesHttp1 } from "./http1.ts";
 export * from "./ask.ts";
 export * from "./not_a_server.ts";
 export * from "./pool.ts";

@@ -8,7 +8,6 @@ import type { EngineErrorInfo, EngineRequest } from "./engine.ts";
 import { EndpointError, kindForStatus } from "./errors.ts";
 import { redact, safeUrl } from "./redact.ts";
 import { release, track } from "./_deadlines.ts";
-import { type Http1Pool, usesHttp1 } from "./http1.ts";
 
 /** Options for `send`. */
 export interface SendOptions {
@@ -29,57 +28,6 @@ export interface SendOptions {
    * @default undefined (the workflow names no key variable)
    */
   keyVariable?: string | undefined;
-  /**
-   * Kept-alive HTTP/1.1 connections (the run's own, which it closes when it ends): a plain
-   * `http:` request goes over them instead of `fetch`, for half the client CPU.
-   * @default undefined (`fetch`)
-   */
-  http1?: Http1Pool | undefined;
-}
-
-/** A response read whole, from either path. */
-interface Reply {
-  status: number;
-  body: string;
-  header(name: string): string | null;
-}
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-async function viaFetch(
-  request: EngineRequest,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<Reply> {
-  const response = await fetch(request.url, {
-    method: "POST",
-    headers,
-    body: request.body,
-    signal,
-  });
-  const body = await response.text();
-  return { status: response.status, body, header: (name) => response.headers.get(name) };
-}
-
-/**
- * Over the pool, or undefined for a redirect or a compressed body (sent again with `fetch`, which
- * follows the one and decodes the other, as it always has; the pool asks for neither).
- */
-async function viaHttp1(
-  pool: Http1Pool,
-  request: EngineRequest,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<Reply | undefined> {
-  const response = await pool.post(request.url, headers, request.body, signal);
-  if (REDIRECTS.has(response.status) && response.headers.has("location")) return undefined;
-  const encoding = response.headers.get("content-encoding");
-  if (encoding !== undefined && encoding.toLowerCase() !== "identity") return undefined;
-  return {
-    status: response.status,
-    body: response.body,
-    header: (name) => response.headers.get(name) ?? null,
-  };
 }
 
 /** A 2xx response. */
@@ -152,13 +100,16 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   // (no timer and no abort listener per request).
   const tracked = track(timeoutMs, signal);
   const started = performance.now();
-  let response: Reply;
+  let response: Response;
+  let body: string;
   try {
-    const abort = tracked.controller.signal;
-    const pool = options.http1;
-    response = (pool !== undefined && usesHttp1(request.url)
-      ? await viaHttp1(pool, request, headers, abort)
-      : undefined) ?? await viaFetch(request, headers, abort);
+    response = await fetch(request.url, {
+      method: "POST",
+      headers,
+      body: request.body,
+      signal: tracked.controller.signal,
+    });
+    body = await response.text();
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     const where = safeUrl(request.url);
@@ -171,9 +122,8 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
     release(tracked);
   }
   const latencyMs = performance.now() - started;
-  const { body } = response;
-  if (response.status >= 200 && response.status < 300) {
-    const contentType = response.header("content-type");
+  if (response.ok) {
+    const contentType = response.headers.get("content-type");
     return { status: response.status, body, contentType, latencyMs };
   }
   const where = safeUrl(request.url);
@@ -202,7 +152,7 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
     status: response.status,
     transient: info?.transient,
     fatal: noCredit ? true : info?.fatal,
-    retryAfterMs: parseRetryAfter(response.header("retry-after")),
+    retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
   });
 }
 

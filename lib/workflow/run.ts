@@ -14,7 +14,6 @@ import {
   endpointIdentity,
   type Engine,
   FALLBACK_PARALLEL,
-  Http1Pool,
   pool,
   tryBuild,
   watchReplies,
@@ -622,8 +621,6 @@ export async function runPrepared(
     backoffMs: options.backoffMs,
     signal: abandon.signal,
     keyVariable: endpoint.spec.apiKeyEnv,
-    // The run's own kept-alive connections, closed when its requests end.
-    http1: new Http1Pool(),
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   const worker = options.reports !== false ? options.reportWorker : undefined;
@@ -710,7 +707,6 @@ export async function runPrepared(
     recorder.close();
     throw error;
   } finally {
-    askOptions.http1?.close();
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);
   }
