@@ -34,7 +34,7 @@ export class JobWorker<Job extends object, Answer> {
     return this.#worker !== null;
   }
 
-  /** Starts the worker when it is not running (it holds this thread ~15 ms). */
+  /** Starts the worker when it is not running (it holds this thread 15–25 ms). */
   start(): void {
     if (this.#worker !== null) return;
     const worker = new Worker(this.#url.href, { type: "module" });

@@ -82,7 +82,7 @@ export type RunReportAnswer =
  * caller that runs a benchmark and exits (`deno task bench`) makes one, hands it to
  * `runBenchmark` (`reportWorker`) and closes it at the end. The run starts it once its first
  * answer is in, when enough cases are left to hide the ~100 ms its renderer takes to load
- * (starting a worker also holds the run's thread for ~15 ms); a run that does not start it does
+ * (starting a worker also holds the run's thread for 15–25 ms); a run that does not start it does
  * the same work itself.
  *
  * @example
