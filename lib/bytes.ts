@@ -1,25 +1,9 @@
 /**
- * Byte helpers shared by the dataset, the model files, the run records and the bundle:
- * deterministic gzip, gunzip, sha256, joining byte arrays, and atomic file writes.
+ * Byte helpers shared by the dataset, the model files, the run records and the bundle: deterministic
+ * gzip, gunzip, sha256, and atomic file writes.
  *
  * @module
  */
-
-/**
- * Joins byte arrays into one.
- *
- * @param parts The arrays, in order.
- * @returns Their bytes, one after the other.
- */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());

@@ -131,7 +131,7 @@ type FloorAnswer = { type?: string; noul?: number; probabilities?: Record<string
  * validation and a minimal scoring. It builds the body, sends it with `fetch`, parses the reply
  * with `JSON.parse`, makes one record per question with a decision record's fields (arg-max
  * answer, KL, Brier) through `JSON.stringify`, and writes the case's lines with one `writeSync`.
- * Measured, it stayed at 0.50–0.60 of the bare loop at zero latency, where decibench on `fetch`
+ * Measured, it stayed at 0.44–0.60 of the bare loop at zero latency, where decibench on `fetch`
  * was too: on `fetch`, no pipeline doing a run's work could reach the 0.75 goal here.
  */
 async function floorLoop(

@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { concatBytes, writeAtomic } from "../bytes.ts";
+import { writeAtomic } from "../bytes.ts";
 import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
@@ -14,6 +14,16 @@ interface Chunk {
   records: readonly DecisionRecord[];
   offset: number;
   length: number;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 /** Writes one run directory. */
@@ -147,7 +157,7 @@ export class RunRecorder {
       }
     }
     if (text) parts.push(this.#encoder.encode(text));
-    await writeAtomic(this.decisionsPath, concatBytes(parts));
+    await writeAtomic(this.decisionsPath, concat(parts));
   }
 
   /** Closes the decisions file. */
