@@ -1,6 +1,6 @@
 /**
- * Byte helpers shared by the dataset, the model files, the run records and the bundle: deterministic
- * gzip, gunzip, sha256, and atomic file writes.
+ * Byte helpers shared by the dataset, the model files and the run records: deterministic gzip,
+ * gunzip, sha256, and atomic file writes.
  *
  * @module
  */

@@ -7,11 +7,325 @@
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
  * `interrupted` and exits 130; `deno task bench --resume DIR` finishes it.
  *
- * The run's modules load from a bundle of them kept in `.cache/` while it matches the sources
- * (`lib/cli/bundle.ts`; `deno task bundle` builds it, `DECIBENCH_BUNDLE=off` runs the sources).
- *
  * @module
  */
-import { launch } from "../lib/cli/bundle.ts";
+import {
+  type CommandSpec,
+  intFlag,
+  parseCommand,
+  pathFlag,
+  stringFlag,
+  urlFlag,
+  UsageError,
+  usageLine,
+} from "../lib/cli/args.ts";
+import { resolve } from "node:path";
+import { runMain } from "../lib/cli/main.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
+import { progressBar } from "../lib/cli/progress.ts";
+import { interruptOnSignals } from "../lib/cli/signals.ts";
+import {
+  checkIndexFile,
+  DEFAULT_INDEX_PATH,
+  IndexSchemaError,
+  type LoadedRun,
+  loadRun,
+  resumeCommand,
+  ResumeMismatchError,
+  RunDirError,
+} from "../lib/record/mod.ts";
+import { terminalReport } from "../lib/report/mod.ts";
+import {
+  dryRunRequests,
+  loadWorkflow,
+  runBenchmark,
+  type RunEvent,
+  WorkflowError,
+} from "../lib/workflow/mod.ts";
 
-if (import.meta.main) await launch("scripts/_bench.ts");
+const DEFAULT_WORKFLOW = "workflows/reference.ts";
+
+const COMMAND: CommandSpec = {
+  name: "bench",
+  args: "[WORKFLOW]",
+  summary:
+    `Benchmark a decision model on Typed Decisions: one request per case, every answer scored,
+decisions.jsonl, run.json and the reports written to the run directory. WORKFLOW defaults to
+${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's own file.`,
+  options: {
+    "base-url": {
+      type: "string",
+      value: "URL",
+      help: "call this server (http or https) instead of the workflow's endpoint",
+    },
+    model: { type: "string", value: "M", help: "model name sent with each request" },
+    parallel: {
+      type: "string",
+      value: "N|auto",
+      help:
+        "requests in flight (a whole number ≥ 1), or auto: the server's slot count (/props),\nelse 4",
+    },
+    limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "run directory (default runs/<run-id>/); refused when it holds a run",
+    },
+    resume: {
+      type: "string",
+      value: "DIR",
+      help:
+        "finish the run in DIR: its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
+    },
+    db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
+    "no-db": { type: "boolean", help: "do not write the run index" },
+    "dry-run": { type: "boolean", help: "print every exact request body, send nothing" },
+    json: {
+      type: "boolean",
+      help: "one JSON event per line on stdout (parallel, start, case, repeat, fatal, summary)",
+    },
+    repeat: {
+      type: "string",
+      value: "K",
+      help:
+        "stability: ask every case K times at each concurrency of --parallel-sweep\n(the official pass counts at its own); answers in repeats.jsonl, top-answer\nflips and probability drift in run.json; official scores use the first pass",
+    },
+    "parallel-sweep": {
+      type: "string",
+      value: "N,N,…",
+      help: "concurrencies of the --repeat passes, e.g. 1,4,16 (default: --parallel)",
+    },
+  },
+  more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
+2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
+130 interrupted (Ctrl+C: requests in flight get 2 s, the run is written as interrupted).`,
+};
+
+/**
+ * Checks the run index before the run without opening it (`checkIndexFile`): a directory, a file
+ * that is not a database, an unwritable place or a newer schema is found now.
+ */
+function checkIndex(path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = Deno.statSync(path).isDirectory;
+  } catch {
+    // absent: created by the run
+  }
+  if (isDirectory) {
+    throw new UsageError(
+      `Cannot use --db "${path}": it is a directory; give a file path such as ${DEFAULT_INDEX_PATH}`,
+    );
+  }
+  try {
+    checkIndexFile(path);
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\s*\(os error \d+\).*$/, "");
+    // A newer schema's message says what to do itself.
+    const fix = error instanceof IndexSchemaError
+      ? ""
+      : "; move the file away, pass --db with another file, or --no-db";
+    throw new UsageError(`Cannot open the run index "${path}": ${reason}${fix}`);
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, COMMAND);
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `Cannot start the run: expected one workflow file, got ${positionals.length} (${
+        positionals.map((p) => `"${p}"`).join(", ")
+      })`,
+    );
+  }
+  const resumeDir = pathFlag(values.resume, "resume");
+  const outDir = pathFlag(values.out, "out");
+  if (resumeDir !== undefined && outDir !== undefined && resolve(outDir) !== resolve(resumeDir)) {
+    throw new UsageError(
+      `Cannot use --out with --resume: a resumed run stays in its own directory "${resumeDir}"; drop --out`,
+    );
+  }
+  if (values["no-db"] === true && values.db !== undefined) {
+    throw new UsageError("Cannot use --db with --no-db: give one of them");
+  }
+  const dbPath = values["no-db"] === true ? "" : stringFlag(values.db) ?? DEFAULT_INDEX_PATH;
+  const flagBaseUrl = urlFlag(values["base-url"], "base-url");
+  const flagModel = stringFlag(values.model);
+  // "auto": the server's slot count (llama-server's /props), else 4; said on stderr.
+  const flagParallel = values.parallel === "auto"
+    ? "auto" as const
+    : intFlag(values.parallel, "parallel", 1);
+  const flagLimit = intFlag(values.limit, "limit", 1);
+  const json = values.json === true;
+  const dryRun = values["dry-run"] === true;
+  const repeat = intFlag(values.repeat, "repeat", 1);
+  const parallelSweep = sweepFlag(values["parallel-sweep"]);
+  if (parallelSweep !== undefined && repeat === undefined) {
+    throw new UsageError(
+      "Cannot use --parallel-sweep without --repeat: it sets the concurrencies of the repeated passes; add --repeat K",
+    );
+  }
+  let resume: LoadedRun | undefined;
+  if (resumeDir !== undefined) {
+    try {
+      resume = await loadRun(resumeDir);
+    } catch (error) {
+      throw new UsageError(`Cannot resume: ${(error as Error).message}`);
+    }
+  }
+  // Resuming reuses what the run recorded: its workflow file, base URL, model, parallel and case
+  // count. A flag given again overrides it, and a different value is refused by the resume check.
+  const recorded = resume?.run.spec;
+  const file = positionals[0] ?? recorded?.workflow_file ?? DEFAULT_WORKFLOW;
+  // Resuming one engine's run of a comparison finishes that endpoint alone.
+  const loaded = await loadWorkflow(file);
+  // Comparing engines needs its own module; a run of one endpoint does not load it.
+  const engines = (loaded.endpoints?.length ?? 0) > 1
+    ? await import("./_bench_engines.ts")
+    : undefined;
+  const workflow = engines ? engines.narrowForResume(loaded, resume) : loaded;
+  const baseUrl = flagBaseUrl ?? recorded?.base_url ?? undefined;
+  const model = flagModel ?? recorded?.model;
+  const parallel = flagParallel ?? recorded?.parallel;
+  const limit = flagLimit ?? recorded?.cases;
+  // A dataset directory other than the vendored one (tests of the integrity check).
+  const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
+  if (!dryRun && dbPath !== "") checkIndex(dbPath);
+  if (repeat !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
+    throw new UsageError(
+      "Cannot use --repeat with a workflow of several endpoints: it measures one; run a workflow naming one endpoint",
+    );
+  }
+  if (engines && (workflow.endpoints?.length ?? 0) > 1) {
+    // Several endpoints: the same cases on each engine, compared side by side.
+    const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
+    return await engines.benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
+  }
+
+  if (dryRun) {
+    const requests = await dryRunRequests(workflow, {
+      baseUrl,
+      model,
+      limit,
+      resume,
+      ...(datasetDir ? { datasetDir } : {}),
+    });
+    for (const r of requests) {
+      if (json) {
+        console.log(JSON.stringify({ event: "request", case: r.case, url: r.url, body: r.body }));
+      } else console.log(`POST ${r.url}\n${r.body}\n`);
+    }
+    if (!json) {
+      const resumed = resume
+        ? ` (resuming "${resume.dir}": only the cases without a recorded answer)`
+        : "";
+      console.error(`dry run: ${requests.length} requests printed${resumed}, nothing sent`);
+    }
+    return 0;
+  }
+
+  using interrupt = interruptOnSignals(
+    "no new requests; waiting up to 2 s for those in flight",
+  );
+  const bar = progressBar();
+  let correct = 0;
+  let seen = 0;
+  let errors = 0;
+  const onEvent = (event: RunEvent) => {
+    // What --parallel auto chose, and why: on stderr in both modes (an event too with --json).
+    if (event.event === "parallel") console.error(event.message);
+    if (json) {
+      console.log(JSON.stringify(event));
+      return;
+    }
+    if (event.event === "case") {
+      correct += event.correct;
+      seen += event.questions;
+      if (event.error) errors++;
+      bar.update(
+        event.done,
+        event.total,
+        `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
+      );
+    } else if (event.event === "repeat") {
+      console.error(
+        `repeat pass ${event.pass} at parallel ${event.parallel}: ${event.cases} cases${
+          event.errors ? `, ${event.errors} errors` : ""
+        }`,
+      );
+    } else if (event.event === "fatal") {
+      bar.done(); // the message is printed once, after the report
+    } else if (event.event === "start") {
+      console.error(
+        `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
+          event.resumed ? ` (resumed: ${event.resumed} cases already answered)` : ""
+        }`,
+      );
+    }
+  };
+  const result = await runBenchmark(workflow, {
+    baseUrl,
+    model,
+    parallel,
+    limit,
+    outDir: resume === undefined ? outDir : undefined,
+    workflowFile: file,
+    resume,
+    ...(datasetDir ? { datasetDir } : {}),
+    repeat,
+    parallelSweep,
+    signal: interrupt.signal,
+    onEvent,
+    dbPath: dbPath === "" ? null : dbPath,
+  });
+  bar.done();
+  if (result.indexError !== null) {
+    console.error(
+      `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
+    );
+  }
+  if (!json) {
+    console.log(terminalReport(result.report));
+    console.log(`\nreport      ${result.dir}/report.md, ${result.dir}/report.html`);
+    if (result.indexed !== null) console.log(`index       ${result.indexed}`);
+  }
+  if (result.fatal !== null) console.error(`decibench: ${result.fatal}`);
+  // No resume hint after a refused key, an endpoint without decision models or a server that is not
+  // one: resuming would ask the same server again. An unreachable server is resumed once it is up
+  // (or with the right --base-url: a run with no answered case may change its endpoint).
+  const hopeless = result.fatalKind === "endpoint" || result.fatalKind === "not_a_server";
+  if (result.status !== "completed" && !hopeless) {
+    console.error(
+      `decibench: run ${result.status}; finish it with: ${
+        resumeCommand(result.dir, { db: dbPath })
+      }`,
+    );
+  }
+  if (result.status === "interrupted") return 130;
+  if (result.status !== "completed") return 1;
+  return result.thresholds.every((t) => t.pass) ? 0 : 1;
+}
+
+/** `--parallel-sweep 1,4,16`: a comma list of concurrencies ≥ 1. */
+function sweepFlag(value: unknown): number[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = String(value).split(",").map((p) => p.trim());
+  const numbers = parts.map(Number);
+  if (numbers.some((n, i) => parts[i] === "" || !Number.isInteger(n) || n < 1)) {
+    throw new UsageError(
+      `Cannot use --parallel-sweep "${
+        String(value)
+      }": give a comma list of whole numbers ≥ 1, e.g. 1,4,16`,
+    );
+  }
+  return numbers;
+}
+
+if (import.meta.main) {
+  await runMain(main, {
+    usage: usageLine(COMMAND),
+    usageErrors: [WorkflowError, ResumeMismatchError, RunDirError, RangeError, QuestionSetError],
+  });
+}

@@ -23,7 +23,6 @@
 import { join } from "node:path";
 import process from "node:process";
 import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
-import { buildBundle } from "../lib/cli/bundle_build.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
 import { type Case, type Dataset, type GoldAnswer, loadDataset } from "../lib/dataset/mod.ts";
@@ -285,22 +284,12 @@ function benchArgs(url: string, out: string, extra: string[]): string[] {
 /** The fresh-process floors' command (`scripts/_perf_cold.ts`), with the bench task's flags. */
 const COLD = [...BENCH_TASK.slice(0, -1), join(ROOT, "scripts/_perf_cold.ts")];
 
-/** Where a `deno task bench` loads its modules from: the bundle (as runs do) or the sources. */
-type Start = "bundle" | "sources";
-
 /**
  * One whole `deno task bench workflows/llama.ts` against `url`, into `out`; fails unless the run
  * completed (its exit status is 1 on the uniform server: the workflow's thresholds fail there).
  */
-async function bench(
-  url: string,
-  out: string,
-  extra: string[],
-  from: Start = "bundle",
-): Promise<Spawned> {
-  const run = await spawn(Deno.execPath(), benchArgs(url, out, extra), 1, {
-    DECIBENCH_BUNDLE: from === "bundle" ? "only" : "off",
-  });
+async function bench(url: string, out: string, extra: string[]): Promise<Spawned> {
+  const run = await spawn(Deno.execPath(), benchArgs(url, out, extra), 1);
   const status = JSON.parse(await Deno.readTextFile(join(out, "run.json"))).status;
   if (status !== "completed") throw new Error(`perf: the bench run in "${out}" is ${status}`);
   return run;
@@ -467,40 +456,26 @@ async function phaseSection(ctx: Context): Promise<void> {
   }
 }
 
-/** Both starts, the bundle first in even rounds and the sources first in odd ones. */
-function sides(round: number): Start[] {
-  return round % 2 === 0 ? ["bundle", "sources"] : ["sources", "bundle"];
-}
-
-/** `figure` of one side's samples, labelled. */
-function bySide(samples: Record<Start, number[]>, unit: string, decimals = 0): string {
-  return `bundle ${figure(samples.bundle, { unit, decimals })}, from the sources ${
-    figure(samples.sources, { unit, decimals })
-  }`;
-}
-
 /** 2. Fixed costs of a whole `deno task bench`: 2,000 decisions, reports and index written. */
 async function fixedSection(ctx: Context): Promise<void> {
   const { options, say } = ctx;
-  const startup: Record<Start, number[]> = { bundle: [], sources: [] };
-  const ending: Record<Start, number[]> = { bundle: [], sources: [] };
+  const startup: number[] = [];
+  const ending: number[] = [];
   // Floors no run can go under, each in a fresh process: Deno's start and exit, and the report
   // charts' code loaded and drawn cold (`scripts/_perf_cold.ts`).
   const empty: number[] = [];
   const charts = { loadMs: [] as number[], drawMs: [] as number[], againMs: [] as number[] };
   const s0 = ctx.server(0);
   for (let r = 0; r < options.rounds; r++) {
-    for (const from of sides(r)) {
-      await s0.reset();
-      const out = join(ctx.out, `fixed-${from}-${r}`);
-      const run = await bench(s0.url, out, ["--parallel", String(options.parallel)], from);
-      const stats = await s0.stats();
-      if (stats.first === null || stats.last === null || stats.answered !== 400) {
-        throw new Error(`perf: the bench run answered ${stats.answered} requests, not 400`);
-      }
-      startup[from].push(stats.first - run.startedAt);
-      ending[from].push(run.exitedAt - stats.last);
+    await s0.reset();
+    const out = join(ctx.out, `fixed-${r}`);
+    const run = await bench(s0.url, out, ["--parallel", String(options.parallel)]);
+    const stats = await s0.stats();
+    if (stats.first === null || stats.last === null || stats.answered !== 400) {
+      throw new Error(`perf: the bench run answered ${stats.answered} requests, not 400`);
     }
+    startup.push(stats.first - run.startedAt);
+    ending.push(run.exitedAt - stats.last);
     empty.push((await spawn(Deno.execPath(), [...COLD, "--empty"])).wallMs);
     const cold = await new Deno.Command(Deno.execPath(), { args: COLD, cwd: ROOT }).output();
     if (!cold.success) throw new Error(`perf: ${COLD.join(" ")} failed`);
@@ -509,13 +484,13 @@ async function fixedSection(ctx: Context): Promise<void> {
   }
   say(`\nfixed costs of deno task bench (workflows/llama.ts, 2,000 decisions, reports + index)`);
   say(
-    `  start-up    process start → first request  ${bySide(startup, " ms")}  ${
-      goal(startup.bundle, "<=", 150, "150 ms")
+    `  start-up    process start → first request  ${figure(startup, { unit: " ms" })}  ${
+      goal(startup, "<=", 150, "150 ms")
     }`,
   );
   say(
-    `  end of run  last answer → exit             ${bySide(ending, " ms")}  ${
-      goal(ending.bundle, "<=", 200, "200 ms")
+    `  end of run  last answer → exit             ${figure(ending, { unit: " ms" })}  ${
+      goal(ending, "<=", 200, "200 ms")
     }`,
   );
   say(
@@ -543,23 +518,21 @@ async function resultSection(ctx: Context): Promise<void> {
     })
       .body
   );
-  const ratio: Record<Start, number[]> = { bundle: [], sources: [] };
-  const wholeMs: Record<Start, number[]> = { bundle: [], sources: [] };
-  const smoke: Record<Start, number[]> = { bundle: [], sources: [] };
+  const ratio: number[] = [];
+  const wholeMs: number[] = [];
+  const smoke: number[] = [];
   const bareMs: number[] = [];
   for (let r = 0; r < options.rounds; r++) {
     const bare = await timed(() => bareLoop(engine.params.url as string, bodies, options.parallel));
     bareMs.push(bare);
-    for (const from of sides(r)) {
-      const out = join(ctx.out, `whole-${from}-${r}`);
-      const run = await bench(s20.url, out, ["--parallel", String(options.parallel)], from);
-      wholeMs[from].push(run.wallMs);
-      ratio[from].push(run.wallMs / bare);
-    }
-    for (const from of sides(r)) {
-      const out = join(ctx.out, `smoke-${from}-${r}`);
-      smoke[from].push((await bench(ctx.server(0).url, out, ["--limit", "20"], from)).wallMs);
-    }
+    const run = await bench(s20.url, join(ctx.out, `whole-${r}`), [
+      "--parallel",
+      String(options.parallel),
+    ]);
+    wholeMs.push(run.wallMs);
+    ratio.push(run.wallMs / bare);
+    const out = join(ctx.out, `smoke-${r}`);
+    smoke.push((await bench(ctx.server(0).url, out, ["--limit", "20"])).wallMs);
   }
   say(`\ntime to result`);
   say(
@@ -567,11 +540,13 @@ async function resultSection(ctx: Context): Promise<void> {
       figure(bareMs, { unit: " ms" })
     })`,
   );
-  say(`      ${bySide(ratio, "×", 2)}  ${goal(ratio.bundle, "<=", 1.25, "1.25×")}`);
-  say(`      whole run ${bySide(wholeMs, " ms")}`);
   say(
-    `  --limit 20 smoke run, wall time  ${bySide(smoke, " ms")}  ${
-      goal(smoke.bundle, "<", 300, "300 ms")
+    `      ${figure(ratio, { unit: "×", decimals: 2 })}  ${goal(ratio, "<=", 1.25, "1.25×")}`,
+  );
+  say(`      whole run ${figure(wholeMs, { unit: " ms" })}`);
+  say(
+    `  --limit 20 smoke run, wall time  ${figure(smoke, { unit: " ms" })}  ${
+      goal(smoke, "<", 300, "300 ms")
     }`,
   );
 }
@@ -785,8 +760,6 @@ async function main(args: string[]): Promise<number> {
     }
   }
   const dataset = await loadDataset();
-  // Runs start from the bundle, as users' do once it is built (lib/cli/bundle.ts).
-  const built = await buildBundle();
   const out = await Deno.makeTempDir({ prefix: "decibench-perf-" });
   const servers = new Map<number, PerfServer>();
   try {
@@ -803,8 +776,7 @@ async function main(args: string[]): Promise<number> {
     ctx.say(
       `decibench perf: ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; ` +
         `medians of ${options.rounds} alternated rounds [min–max]; reference servers ` +
-        `(${options.predictor}) in their own processes; bench runs from the bundle ` +
-        `(${built.inputs} source files) unless said otherwise`,
+        `(${options.predictor}) in their own processes`,
     );
     const sections: Record<string, (ctx: Context) => Promise<void>> = {
       phase: phaseSection,

@@ -171,8 +171,7 @@ class Verifier {
 
 /**
  * Where the verified vendored data files are kept decompressed, named by the sha256 of their
- * compressed bytes (`.cache/` in the checkout; gunzip is a third of a load). Two folders below the
- * root, like this module, so the URL holds from the bundle `deno task bench` starts from.
+ * compressed bytes (`.cache/` in the checkout; gunzip is a third of a load).
  */
 const DECOMPRESSED_DIR = new URL("../../.cache/", import.meta.url);
 
