@@ -15,29 +15,6 @@ export function pct(value: number | null): string {
   return value === null ? "n/a" : `${(value * 100).toFixed(1)}%`;
 }
 
-// `n / 1000` to three decimals, for n = 0…1000.
-const THOUSANDTHS: readonly string[] = Array.from(
-  { length: 1001 },
-  (_, n) => (n / 1000).toFixed(3),
-);
-
-/**
- * `v.toFixed(3)`, read from a table for a probability (report.md's trace prints ten per case, and
- * `toFixed` was two thirds of the trace's time). A product `v · 1000` within 1e-6 of a half, where
- * its rounding could differ from `toFixed`'s exact one, and any value outside [0, 1] go to
- * `toFixed`.
- *
- * @param v The number.
- * @returns The same text as `v.toFixed(3)`.
- */
-export function fixed3(v: number): string {
-  if (!(v >= 0 && v <= 1)) return v.toFixed(3);
-  const x = v * 1000;
-  return Math.abs(x - Math.floor(x) - 0.5) < 1e-6
-    ? v.toFixed(3)
-    : THOUSANDTHS[Math.round(x)] as string;
-}
-
 /**
  * A number with fixed decimals, or "n/a".
  *

@@ -6,7 +6,7 @@
  */
 import { attribution } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
-import { decisionCounts, fixed3, num, table } from "./format.ts";
+import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
 import { protocolNote, runRating } from "./protocol.ts";
 import { breakdownTable, reliabilityText } from "./terminal.ts";
@@ -31,13 +31,7 @@ export interface MarkdownOptions {
 
 function dist(d: Record<string, number> | null): string {
   if (!d) return "—";
-  let text = "";
-  let first = true;
-  for (const k in d) {
-    text += (first ? "" : " ") + k + "=" + fixed3(d[k] as number);
-    first = false;
-  }
-  return text;
+  return Object.entries(d).map(([k, v]) => `${k}=${v.toFixed(3)}`).join(" ");
 }
 
 function sessionRows(run: RunJson): string[][] {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
-import { fixed3 } from "./format.ts";
 import { caseTrace, markdownReport } from "./markdown.ts";
 import { buildReport } from "./model.ts";
 
@@ -59,13 +58,4 @@ Deno.test("`markdownReport()` writes the same trace from cases' lines rendered b
   const other = markdownReport(report, { states, traces: new Map([["c2", "c2 (given)"]]) });
   assert.match(other, /\nc2 \(given\)\nc3 /);
   assert.equal(caseTrace([]), "");
-});
-
-Deno.test("`fixed3()` writes what `toFixed(3)` writes", () => {
-  const values = [0, -0, 1, 0.0005, 0.0015, 0.0025, 0.9995, 0.1235, 0.125, 1e-12, -1e-12, 1.0005];
-  values.push(1.5, -0.2, 2 / 3, 0.583333, 0.036667, NaN, Infinity, -Infinity);
-  for (let n = 0; n <= 200_000; n++) values.push(n / 200_000, (n + 0.5) / 100_000);
-  for (let i = 0; i < 100_000; i++) values.push(Math.random());
-  const wrong = values.filter((v) => fixed3(v) !== v.toFixed(3));
-  assert.deepEqual(wrong, []);
 });
