@@ -1,7 +1,6 @@
 /**
- * Jobs run in a module worker, shared by the folders that move work off their thread (the run's
- * report worker, the view's run pages): each job gets an id, the worker answers it with its value
- * or an error message, and a worker that fails rejects every job still waiting.
+ * Jobs run in a module worker (the view's run pages): each job gets an id, the worker answers it
+ * with its value or an error message, and a worker that fails rejects every job still waiting.
  *
  * @module
  */
@@ -70,18 +69,6 @@ export class JobWorker<Job extends object, Answer> {
   }
 
   /**
-   * Hands the worker a job it answers nothing to, starting it when it is not running: cheaper
-   * than {@linkcode JobWorker.run} for a stream of small jobs (no reply message, no promise), and
-   * an error in it reaches no one — the worker's side must not need it to succeed.
-   *
-   * @param job The job (structured-cloned).
-   */
-  post(job: Job): void {
-    this.start();
-    (this.#worker as Worker).postMessage(job);
-  }
-
-  /**
    * Stops the worker; jobs still waiting are rejected with `error`. A later job starts it again.
    *
    * @param error Why.
@@ -96,7 +83,7 @@ export class JobWorker<Job extends object, Answer> {
 
 /**
  * The worker's side: answers every job message with `handle`'s value, or with its error's
- * message; a job posted without an id ({@linkcode JobWorker.post}) gets no answer.
+ * message.
  *
  * @param handle Runs one job (without its id).
  */
@@ -105,16 +92,8 @@ export function serveJobs<Job, Answer>(
 ): void {
   // deno-lint-ignore no-explicit-any
   const scope = self as any;
-  scope.onmessage = async (event: MessageEvent<Job & { id?: number }>) => {
+  scope.onmessage = async (event: MessageEvent<Job & { id: number }>) => {
     const { id } = event.data;
-    if (id === undefined) {
-      try {
-        await handle(event.data);
-      } catch {
-        // Posted without an id: nobody waits for it (see JobWorker.post).
-      }
-      return;
-    }
     let reply: JobReply<Answer>;
     try {
       reply = { id, value: await handle(event.data) };

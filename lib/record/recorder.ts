@@ -77,11 +77,10 @@ export class RunRecorder {
    * {@linkcode RunRecorder.rewriteDecisions} copies the bytes written for them.
    *
    * @param records The case's decisions (one case).
-   * @returns Resolves to the lines written (one JSON line per record, each ending in a newline)
-   *   once they are written; rejects when the recorder is not open or the write fails (a full
-   *   disk).
+   * @returns Resolves once they are written; rejects when the recorder is not open or the write
+   *   fails (a full disk).
    */
-  append(records: readonly DecisionRecord[]): Promise<string> {
+  append(records: readonly DecisionRecord[]): Promise<void> {
     try {
       if (!this.#file) throw new TypeError("Cannot append decisions: the recorder is not open");
       let text = "";
@@ -109,7 +108,7 @@ export class RunRecorder {
             `is kept — free disk space, then finish the run with ${resumeCommand(this.dir)}`,
         );
       }
-      return Promise.resolve(text);
+      return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
     }

@@ -267,26 +267,6 @@ export function indexRun(
   });
 }
 
-/**
- * Replaces an indexed run's own row (status, summary, metrics, thresholds…) and leaves its
- * decisions as {@linkcode indexRun} wrote them: a run indexes its decisions while it still
- * computes its summary, then its final record.
- *
- * @param index The open index.
- * @param run The run record.
- * @param decisions The number of its decisions.
- * @param options The run directory.
- * @throws {Error} When the database rejects the write (the transaction is rolled back).
- */
-export function updateIndexedRun(
-  index: RunIndex,
-  run: RunJson,
-  decisions: number,
-  options: IndexRunOptions = {},
-): void {
-  inTransaction(index, () => putRun(index.db, run, decisions, options));
-}
-
 function inTransaction(index: RunIndex, write: () => void): void {
   index.db.exec("BEGIN IMMEDIATE");
   try {

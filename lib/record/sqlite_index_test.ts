@@ -9,7 +9,6 @@ import {
   listRuns,
   openIndex,
   runDecisions,
-  updateIndexedRun,
 } from "./sqlite_index.ts";
 
 Deno.test("`indexRun()` stores a run and its decisions, and `runDecisions()` returns them unchanged", () => {
@@ -169,32 +168,6 @@ Deno.test("`openIndex()` writes nothing to a file already at the current version
     assert.equal(version.user_version, INDEX_SCHEMA_VERSION);
   } finally {
     await Deno.remove(tmp, { recursive: true });
-  }
-});
-
-Deno.test("`updateIndexedRun()` replaces the run's row and keeps the decisions `indexRun()` wrote", () => {
-  const index = openIndex(":memory:");
-  try {
-    const records = [record({ case: "c1" }), errored({ case: "c2" })];
-    indexRun(
-      index,
-      runJson(records, { status: "running", summary: null, finished_at: null }),
-      records,
-    );
-    assert.equal(listRuns(index)[0]?.status, "running");
-    assert.equal(listRuns(index)[0]?.metrics.accuracy, null);
-    const final = runJson(records, { status: "incomplete" });
-    updateIndexedRun(index, final, records.length, { dir: "runs/x" });
-    const [row, ...rest] = listRuns(index);
-    assert.equal(rest.length, 0);
-    assert.equal(row?.status, "incomplete");
-    assert.equal(row?.dir, "runs/x");
-    assert.equal(row?.decisions, 2);
-    assert.equal(row?.metrics.accuracy, 1 / 2);
-    assert.deepEqual(row?.summary, final.summary);
-    assert.deepEqual(runDecisions(index, final.id), records);
-  } finally {
-    index.close();
   }
 });
 

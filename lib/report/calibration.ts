@@ -21,12 +21,9 @@ import type { RunReport } from "./model.ts";
 
 const tablesOf = new WeakMap<RunReport, CalibrationTables>();
 
-/**
- * The tables of a report (report.md and report.html show the same ones): the model's own when
- * it was built with them, else computed once per report model.
- */
+/** The tables of a report (report.md and report.html show the same ones), computed once per report model. */
 function tablesFor(report: RunReport): CalibrationTables {
-  let tables = report.calibration ?? tablesOf.get(report);
+  let tables = tablesOf.get(report);
   if (tables === undefined) {
     tables = calibrationTables(report.records, report.run.spec.seed);
     tablesOf.set(report, tables);

@@ -212,9 +212,8 @@ export interface CalibrationTables {
 }
 
 /**
- * The calibration section's tables of a run's decisions, computed once: a run's report worker
- * computes them beside the summary and hands them to every renderer (`buildReport`'s
- * `calibration`).
+ * The calibration section's tables of a run's decisions (the reports compute them once per report
+ * model and show the same ones).
  *
  * @param records The run's decisions.
  * @param seed The run's seed (the temperature what-if's split).

@@ -21,4 +21,3 @@ export * from "./warnings.ts";
 export * from "./protocol.ts";
 export * from "./calibration.ts";
 export * from "./calibration_tables.ts";
-export * from "./run_worker.ts";

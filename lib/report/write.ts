@@ -23,25 +23,6 @@ export interface ReportInput {
   report?: RunReport | undefined;
   /** Cases' trace lines for `report.md`, already rendered (`MarkdownOptions.traces`). */
   traces?: ReadonlyMap<string, string> | undefined;
-  /**
-   * Writes `report.html` elsewhere (a `RunReportWorker`) while `report.md` is written
-   * here; when it fails, the page is written here instead.
-   */
-  html?: ((path: string) => Promise<void>) | undefined;
-}
-
-let renderer: Promise<typeof import("./html.ts")> | null = null;
-
-/**
- * Starts loading the HTML renderer (Observable Plot and linkedom, ≈ 70 ms) if it is not loaded:
- * a short run that draws `report.html` itself starts it at its first answer, so part of the load is
- * done while its other requests are answered.
- *
- * @returns The renderer module, once loaded (the same promise on every call).
- */
-export function loadHtmlRenderer(): Promise<typeof import("./html.ts")> {
-  renderer ??= import("./html.ts");
-  return renderer;
 }
 
 /**
@@ -61,12 +42,8 @@ export async function writeReports(
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
   const md = join(input.dir, "report.md");
   const html = join(input.dir, "report.html");
-  // Started first, so the page is drawn while report.md is rendered; false when that failed.
-  const elsewhere = input.html?.(html).then(() => true, () => false);
   await writeAtomic(md, markdownReport(report, { states, traces: input.traces }));
-  if (elsewhere === undefined || !await elsewhere) {
-    const { htmlReport } = await loadHtmlRenderer();
-    await writeAtomic(html, htmlReport(report));
-  }
+  const { htmlReport } = await import("./html.ts");
+  await writeAtomic(html, htmlReport(report));
   return { paths: [md, html], report };
 }

@@ -37,21 +37,11 @@ import {
   specDifferences,
   type ThresholdResult,
 } from "../record/mod.ts";
-import {
-  buildReport,
-  type CalibrationTables,
-  calibrationTables,
-  caseTrace,
-  loadHtmlRenderer,
-  plannedCases,
-  type RunReport,
-  type RunReportWorker,
-  writeReports,
-} from "../report/mod.ts";
-import { bootstrapIntervals, summarize, type Summary } from "../metrics/mod.ts";
+import { buildReport, caseTrace, type RunReport, writeReports } from "../report/mod.ts";
+import { summarize, type Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
-import { RunIndexWrite } from "./_run_index.ts";
+import { indexFinishedRun } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
@@ -152,12 +142,6 @@ export interface RunOptions {
   dbPath?: string | null | undefined;
   /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
   reports?: boolean | undefined;
-  /**
-   * A worker that computes the breakdowns and writes `report.html` beside the run, so the end of
-   * the run is not one step after the other. The run starts it after its first answer when it has
-   * at least 100 cases to ask; the caller closes it. @default undefined (the run does it itself)
-   */
-  reportWorker?: RunReportWorker | undefined;
   /**
    * Stability passes (`--repeat K`): ask every case K times at each concurrency of
    * `parallelSweep`, the official pass included; recorded in `repeats.jsonl` and summarised in
@@ -623,9 +607,6 @@ export async function runPrepared(
     keyVariable: endpoint.spec.apiKeyEnv,
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
-  const worker = options.reports !== false ? options.reportWorker : undefined;
-  // Enough cases left to hide the time the report worker takes to load.
-  const usesWorker = worker !== undefined && toAsk.length >= WORKER_AFTER_CASES;
   // report.md's trace lines of each case, rendered as it is answered rather than all at the end.
   const traces = options.reports !== false ? new Map<string, string>() : undefined;
   try {
@@ -658,22 +639,8 @@ export async function runPrepared(
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
       const records = decisionRecords(item, outcome, recordOptions);
-      const lines = await recorder.append(records);
+      await recorder.append(records);
       byCase.set(item.id, records);
-      // The report worker is started once the first answer is in (not before the first request).
-      // It sums the summary's and breakdowns' bootstraps as the answers come in: first those
-      // already in.
-      if (asked === 0 && usesWorker) {
-        worker.start();
-        worker.plan(id, plannedCases(cases), spec.seed, { run, info: dataset.info });
-        worker.cases(id, [...byCase.values()].flat());
-      } else if (worker?.started) worker.cases(id, records, lines);
-      // A run too short for the worker draws report.html itself: its renderer loads from the
-      // first answer on (loaded before, it would hold the first requests). A failed load is
-      // reported when report.html is written.
-      if (asked === 0 && !usesWorker && options.reports !== false) {
-        loadHtmlRenderer().catch(() => {});
-      }
       traces?.set(item.id, caseTrace(records, item.state));
       asked++;
       done++;
@@ -711,17 +678,6 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
-  // With the report worker started, it bootstraps the summary's intervals (reading the additive
-  // metrics' off the sums it added up while the run went on), then the breakdowns, while the run
-  // computes the summary's values and the calibration tables.
-  const fromWorker = worker?.started
-    ? worker.intervals(records, spec.seed, id).catch(() => undefined)
-    : undefined;
-  const breakdowns = worker?.started
-    ? worker.breakdowns(spec.seed, id).catch(() => undefined)
-    : undefined;
-  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
-  using indexing = new RunIndexWrite(dbPath, dir);
   const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
     ? await runRepeats({ cases, endpoint, dir, official: records }, {
       repeat: options.repeat,
@@ -732,24 +688,9 @@ export async function runPrepared(
       onPass: (pass) => emit({ event: "repeat", ...pass }),
     })
     : undefined;
-  // In dataset order; before the summary, so it is done while the worker bootstraps.
   await recorder.rewriteDecisions(records);
   const complete = byCase.size === cases.length;
-  // The worker's intervals are left null here and filled in.
-  const summary = summarize(records, {
-    seed: workflow.seed,
-    intervalMetrics: fromWorker === undefined ? undefined : [],
-  });
-  let calibration: CalibrationTables | undefined;
-  if (fromWorker !== undefined) {
-    calibration = calibrationTables(records, spec.seed);
-    // The worker still summing cases, its intervals not even in (a server that answers as fast
-    // as the run asks leaves it behind): the run indexes its decisions while it waits. Otherwise
-    // the index is written at the end, beside report.html.
-    if (worker?.intervalsDone === false) indexing.decisions(run, records);
-    // Computed here after all when the worker failed.
-    summary.intervals = await fromWorker ?? bootstrapIntervals(records, { seed: workflow.seed });
-  }
+  const summary = summarize(records, { seed: workflow.seed });
   const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
   const interrupted = options.signal?.aborted === true && fatal === null;
   const status: RunSession["status"] = interrupted
@@ -777,35 +718,17 @@ export async function runPrepared(
       duration_ms: finished.getTime() - sessionStarted.getTime(),
     }],
   };
-  // The worker draws report.html from here on, while the run writes run.json, report.md and the
-  // index (a failed page is drawn by the run when it writes report.md).
-  const page = options.reports !== false && worker?.started
-    ? worker.html(final, dataset.info, join(dir, "report.html"), calibration)
-    : undefined;
-  page?.catch(() => {});
   await recorder.writeRun(final);
-  const report = buildReport(final, records, dataset.info, {
-    breakdowns: await breakdowns,
-    calibration,
-  });
-  // The index is written while the report files are.
-  const written = options.reports !== false
-    ? writeReports({
-      dir,
-      run: final,
-      records,
-      dataset,
-      report,
-      traces,
-      html: page && (() => page),
-    }).then(() => null, (error: unknown) => ({ error }))
-    : null;
   // The index is secondary to the run directory: a failure to write it is reported, and the
   // run's status and exit status do not change.
-  indexing.finish(final, records);
-  const indexError = indexing.error;
-  const failed = await written;
-  if (failed !== null) throw failed.error;
+  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
+  const indexError = dbPath === null
+    ? null
+    : indexFinishedRun(dbPath, { run: final, records, dir });
+  const report = buildReport(final, records, dataset.info);
+  if (options.reports !== false) {
+    await writeReports({ dir, run: final, records, dataset, report, traces });
+  }
   emit({ event: "summary", run_id: id, status, dir, summary, thresholds });
   return {
     id,
@@ -823,9 +746,6 @@ export async function runPrepared(
     indexError,
   };
 }
-
-/** Fewer cases to ask than this, and a run writes its reports itself (the worker would not load in time). */
-const WORKER_AFTER_CASES = 100;
 
 /**
  * The exact requests a run would send, without sending anything (`--dry-run`). With `resume`,
