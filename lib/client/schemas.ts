@@ -198,22 +198,6 @@ function parseAnswer(
   return out;
 }
 
-function looksLikeReply(body: unknown): body is SystemOneReply {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
-  const b = body as Record<string, unknown>;
-  const answers = b.answers;
-  if (typeof answers !== "object" || answers === null || Array.isArray(answers)) return false;
-  if (b.model !== undefined && typeof b.model !== "string") return false;
-  if (b.id !== undefined && typeof b.id !== "string") return false;
-  if (b.provider !== undefined && typeof b.provider !== "string") return false;
-  const usage = b.usage as Record<string, unknown> | undefined;
-  if (usage === undefined) return true;
-  if (typeof usage !== "object" || usage === null || Array.isArray(usage)) return false;
-  return ["input_tokens", "output_tokens", "cost"].every((k) =>
-    usage[k] === undefined || typeof usage[k] === "number"
-  );
-}
-
 function strictEnvelope(body: unknown): SystemOneReply {
   const envelope = SystemOneReplySchema.safeParse(body);
   if (!envelope.success) {
@@ -226,116 +210,6 @@ function strictEnvelope(body: unknown): SystemOneReply {
     );
   }
   return envelope.data;
-}
-
-/** One question as the fast path checks it, worked out once per question set. */
-interface QuestionCheck {
-  name: string;
-  type: Question["type"];
-  options: readonly string[];
-}
-
-// A workflow asks the same (frozen, shared) questions object of every case.
-const checks = new WeakMap<Record<string, Question>, QuestionCheck[]>();
-
-function checksOf(questions: Record<string, Question>): QuestionCheck[] {
-  let list = checks.get(questions);
-  if (list === undefined) {
-    list = Object.entries(questions).map(([name, question]) => ({
-      name,
-      type: question.type,
-      options: question.type === "noul" ? [] : optionsOf(question),
-    }));
-    checks.set(questions, list);
-  }
-  return list;
-}
-
-/**
- * The fast path: accepts only a reply the full checks below would accept, and builds the same
- * answers; anything it is not sure of (any problem at all) returns null, and the full checks
- * decide and explain. So the verdict is always the full checks' verdict.
- */
-function fastAnswers(
-  reply: SystemOneReply,
-  questions: Record<string, Question>,
-  decimals: number | undefined,
-): Record<string, NormalizedAnswer> | null {
-  const answers: Record<string, NormalizedAnswer> = {};
-  for (const q of checksOf(questions)) {
-    if (!Object.hasOwn(reply.answers, q.name)) return null;
-    const raw = reply.answers[q.name];
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-    const answer = raw as Record<string, unknown>;
-    const type = answer.type;
-    if (type !== undefined && type !== q.type && !(type === "bool" && q.type === "noul")) {
-      return null;
-    }
-    let probabilities: Record<string, number>;
-    let top: number;
-    if (q.type === "noul") {
-      const p = answer.noul;
-      if (!isProbability(p)) return null;
-      probabilities = { true: p, false: 1 - p };
-      top = Math.max(p, 1 - p);
-    } else {
-      const dist = answer.probabilities;
-      if (typeof dist !== "object" || dist === null || Array.isArray(dist)) return null;
-      const record = dist as Record<string, unknown>;
-      let keys = 0;
-      for (const _ in record) keys++;
-      if (keys !== q.options.length) return null;
-      probabilities = {};
-      let sum = 0;
-      top = -Infinity;
-      for (const k of q.options) {
-        if (!Object.hasOwn(record, k)) return null;
-        const p = record[k];
-        if (!isProbability(p)) return null;
-        probabilities[k] = p;
-        sum += p;
-        if (p > top) top = p;
-      }
-      if (Math.abs(sum - 1) > sumTolerance(q.options.length, decimals)) return null;
-    }
-    const out: NormalizedAnswer = {
-      type: q.type,
-      probabilities,
-      probability: top,
-      calibrated: true,
-    };
-    const native = answer.native;
-    if (typeof native === "object" && native !== null && !Array.isArray(native)) {
-      out.native = native as Record<string, unknown>;
-      const fit = (native as Record<string, unknown>).fit_mass;
-      if (typeof fit === "number" && fit < LOW_FIT_MASS) {
-        out.warnings = [`low fit_mass ${fit.toFixed(2)}: no level describes the state well`];
-      }
-    }
-    answers[q.name] = out;
-  }
-  return answers;
-}
-
-/** The full checks: the zod envelope, then every answer, collecting every problem. */
-function fullAnswers(
-  body: unknown,
-  questions: Record<string, Question>,
-  decimals: number | undefined,
-): { reply: SystemOneReply; answers: Record<string, NormalizedAnswer> } {
-  const reply = strictEnvelope(body);
-  const issues: string[] = [];
-  const answers: Record<string, NormalizedAnswer> = {};
-  for (const [name, question] of Object.entries(questions)) {
-    if (!(name in reply.answers)) {
-      issues.push(`answers.${name}: missing`);
-      continue;
-    }
-    const parsed = parseAnswer(name, reply.answers[name], question, issues, decimals);
-    if (parsed) answers[name] = parsed;
-  }
-  if (issues.length) throw new AnswerValidationError(issues);
-  return { reply, answers };
 }
 
 function toEngineReply(
@@ -353,11 +227,9 @@ function toEngineReply(
 }
 
 /**
- * Validates a System One reply strictly: every question asked answered with its type, every
- * probability finite in [0, 1], choice/score distributions covering exactly the options asked and
- * summing to 1 ± 1e-3. Nothing is renormalised. A well-formed reply takes a fast path (checks
- * worked out once per question set); any other reply gets the full checks, which name every
- * problem — the verdict is the same either way.
+ * Validates a System One reply strictly: the zod envelope, then every question asked answered
+ * with its type, every probability finite in [0, 1], choice/score distributions covering exactly
+ * the options asked and summing to 1 ± 1e-3. Nothing is renormalised.
  *
  * @param body The parsed JSON reply.
  * @param questions The questions asked.
@@ -370,29 +242,18 @@ export function parseSystemOneReply(
   questions: Record<string, Question>,
   options: ParseSystemOneOptions = {},
 ): EngineReply {
-  if (looksLikeReply(body)) {
-    const answers = fastAnswers(body, questions, options.decimals);
-    if (answers) return toEngineReply(body, answers);
+  const reply = strictEnvelope(body);
+  const issues: string[] = [];
+  const answers: Record<string, NormalizedAnswer> = {};
+  for (const [name, question] of Object.entries(questions)) {
+    if (!(name in reply.answers)) {
+      issues.push(`answers.${name}: missing`);
+      continue;
+    }
+    const parsed = parseAnswer(name, reply.answers[name], question, issues, options.decimals);
+    if (parsed) answers[name] = parsed;
   }
-  return fullParseSystemOneReply(body, questions, options);
-}
-
-/**
- * The full checks alone, without the fast path: the zod envelope and every answer (for tests
- * that hold the fast path to the same verdicts; not exported from `mod.ts`).
- *
- * @param body The parsed JSON reply.
- * @param questions The questions asked.
- * @param options Rounding the provider applies.
- * @returns The normalised reply.
- * @throws {AnswerValidationError} With every problem found.
- */
-export function fullParseSystemOneReply(
-  body: unknown,
-  questions: Record<string, Question>,
-  options: ParseSystemOneOptions = {},
-): EngineReply {
-  const { reply, answers } = fullAnswers(body, questions, options.decimals);
+  if (issues.length) throw new AnswerValidationError(issues);
   return toEngineReply(reply, answers);
 }
 

@@ -7,7 +7,6 @@
 import type { EngineErrorInfo, EngineRequest } from "./engine.ts";
 import { EndpointError, kindForStatus } from "./errors.ts";
 import { redact, safeUrl } from "./redact.ts";
-import { release, track } from "./_deadlines.ts";
 
 /** Options for `send`. */
 export interface SendOptions {
@@ -96,9 +95,7 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   const headers: Record<string, string> = { ...request.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (signal?.aborted) throw signal.reason;
-  // The deadline and the caller's signal are watched by one sweep for every request in flight
-  // (no timer and no abort listener per request).
-  const tracked = track(timeoutMs, signal);
+  const deadline = AbortSignal.timeout(timeoutMs);
   const started = performance.now();
   let response: Response;
   let body: string;
@@ -107,19 +104,17 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
       method: "POST",
       headers,
       body: request.body,
-      signal: tracked.controller.signal,
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
     });
     body = await response.text();
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     const where = safeUrl(request.url);
-    if (tracked.timedOut) {
+    if (deadline.aborted) {
       throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
     }
     const detail = redact(networkDetail(error), [apiKey]);
     throw new EndpointError("network", `Cannot reach "${where}": ${detail.slice(0, 200)}`);
-  } finally {
-    release(tracked);
   }
   const latencyMs = performance.now() - started;
   if (response.ok) {

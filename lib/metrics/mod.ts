@@ -61,4 +61,3 @@ export * from "./scorer_profile.ts";
 export { softmaxInPlace } from "./softmax.ts";
 export * from "./temperature.ts";
 export * from "./stability.ts";
-export * from "./scorer.ts";

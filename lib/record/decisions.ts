@@ -5,7 +5,7 @@
  */
 import { type Case, optionsOf } from "../dataset/mod.ts";
 import type { CaseOutcome } from "../client/mod.ts";
-import { argmax, type DecisionScore, type QuestionScorer, questionScorer } from "../metrics/mod.ts";
+import { argmax, type DecisionScore, scoreDecision } from "../metrics/mod.ts";
 import type { DecisionRecord } from "./schemas.ts";
 
 /** Options for `decisionRecords`. */
@@ -32,35 +32,10 @@ function inOrder(options: readonly string[], dist: Record<string, number>): Reco
   return out;
 }
 
-/** What scoring one question needs from its options, worked out once per question set. */
-interface QuestionPlan {
-  name: string;
-  type: Case["questions"][string]["type"];
-  options: readonly string[];
-  score: QuestionScorer;
-}
-
-// A workflow asks the same (shared, frozen) questions object of every case.
-const plans = new WeakMap<Case["questions"], QuestionPlan[]>();
-
-function planOf(questions: Case["questions"]): QuestionPlan[] {
-  let plan = plans.get(questions);
-  if (plan === undefined) {
-    plan = Object.entries(questions).map(([name, question]) => {
-      const options = optionsOf(question);
-      return { name, type: question.type, options, score: questionScorer(options) };
-    });
-    plans.set(questions, plan);
-  }
-  return plan;
-}
-
 /**
  * Scores every question of a case against gold. On error every decision is a miss carrying the
  * error kind. A question the case has no gold for (a user question set's unlabelled row) is
- * recorded with its answer and `gold: null`, unscored: no correctness, KL or Brier. What depends
- * only on the questions (their options and scorers) is worked out once per questions object, so a
- * questions object must not be changed once scored (the dataset's are frozen).
+ * recorded with its answer and `gold: null`, unscored: no correctness, KL or Brier.
  *
  * @param item The case asked.
  * @param outcome What asking it produced.
@@ -75,9 +50,10 @@ export function decisionRecords(
   const out: DecisionRecord[] = [];
   const latency = outcome.latencyMs === null ? null : Math.round(outcome.latencyMs * 1000) / 1000;
   const reply = outcome.reply;
-  for (const q of planOf(item.questions)) {
-    const gold = item.gold[q.name];
-    const answer = reply?.answers[q.name] ?? null;
+  for (const [name, question] of Object.entries(item.questions)) {
+    const keys = optionsOf(question);
+    const gold = item.gold[name];
+    const answer = reply?.answers[name] ?? null;
     let predicted: Record<string, number> | null = null;
     let score: DecisionScore = {
       answer: null,
@@ -87,22 +63,21 @@ export function decisionRecords(
       brier: null,
     };
     if (answer) {
-      const values = q.options.map((k) => answer.probabilities[k] ?? 0);
-      predicted = inOrder(q.options, answer.probabilities);
+      predicted = inOrder(keys, answer.probabilities);
       score = gold
-        ? q.score(values, gold)
-        : { ...argmax(q.options, predicted), correct: false, kl: null, brier: null };
+        ? scoreDecision(keys, predicted, gold)
+        : { ...argmax(keys, predicted), correct: false, kl: null, brier: null };
     }
     const record: DecisionRecord = {
       case: item.id,
       workflow: item.workflow,
-      question: q.name,
-      type: q.type,
+      question: name,
+      type: question.type,
       predicted,
       answer: score.answer,
       confidence: score.confidence,
       gold: gold ? gold.label : null,
-      gold_probabilities: gold ? inOrder(q.options, gold.probabilities) : null,
+      gold_probabilities: gold ? inOrder(keys, gold.probabilities) : null,
       correct: score.correct,
       kl: score.kl,
       brier: score.brier,
