@@ -688,6 +688,7 @@ export async function runPrepared(
       onPass: (pass) => emit({ event: "repeat", ...pass }),
     })
     : undefined;
+  // decisions.jsonl in dataset order, for a deterministic file.
   await recorder.rewriteDecisions(records);
   const complete = byCase.size === cases.length;
   const summary = summarize(records, { seed: workflow.seed });
