@@ -17,6 +17,13 @@
  * @module
  */
 
+/**
+ * Most cells a sketch's histogram keeps: a group with at most this many distinct confidences (or
+ * yes/no forecasts, or latencies) is summarized exactly, a larger one on a grid of at most this
+ * many cells.
+ */
+export const SKETCH_CELLS = 2048;
+
 /** Values added to replicate sums are rounded to multiples of this (exact sums in any order). */
 export const REPLICATE_QUANTUM = 2 ** -24;
 
@@ -96,12 +103,16 @@ export class Cells {
       const rh = this.#rh;
       for (let r = 0; r < b; r++) rn[base + r] = (rn[base + r] as number) + (weights[r] as number);
       if (hit) {
-        for (let r = 0; r < b; r++) rh[base + r] = (rh[base + r] as number) + (weights[r] as number);
+        for (let r = 0; r < b; r++) {
+          rh[base + r] = (rh[base + r] as number) + (weights[r] as number);
+        }
       }
       if (this.#withSums) {
         const q = quantize(value);
         const rs = this.#rs;
-        for (let r = 0; r < b; r++) rs[base + r] = (rs[base + r] as number) + (weights[r] as number) * q;
+        for (let r = 0; r < b; r++) {
+          rs[base + r] = (rs[base + r] as number) + (weights[r] as number) * q;
+        }
       }
     }
     if (this.#count > this.cap) this.#coarsen();
@@ -229,7 +240,11 @@ export class Cells {
 
   #grow(capacity: number): void {
     const b = this.replicates;
-    const bigger = <T extends Float64Array | Uint32Array>(a: T, per: number, make: (n: number) => T) => {
+    const bigger = <T extends Float64Array | Uint32Array>(
+      a: T,
+      per: number,
+      make: (n: number) => T,
+    ) => {
       const out = make(capacity * per);
       out.set(a);
       return out;
@@ -270,7 +285,10 @@ export class Cells {
     // The replicates' sums as the grid holds them (distinct values: rounded value × count).
     const b = this.replicates;
     const sums = this.#withSums && b > 0 && old.level === null
-      ? Float64Array.from({ length: old.count * b }, (_, i) => this.#gridSum(Math.floor(i / b), i % b))
+      ? Float64Array.from(
+        { length: old.count * b },
+        (_, i) => this.#gridSum(Math.floor(i / b), i % b),
+      )
       : old.rs;
     this.#level = level;
     this.#index = new Map();

@@ -134,6 +134,7 @@ export class MetricGroup {
   readonly #scratch: Float64Array;
   readonly #slots = new Map<string, SketchSlot>();
   readonly #samples: SampleMetric[];
+  readonly #booted: readonly MetricDefinition[];
 
   /**
    * @param plan The metrics, those bootstrapped, the replicates and the sketches' cap.
@@ -147,6 +148,7 @@ export class MetricGroup {
     this.#totals = new Float64Array(this.#point.width);
     const b = plan.resamples;
     const booted = b > 0 ? plan.metrics.filter((m) => plan.intervalMetrics.includes(m)) : [];
+    this.#booted = booted;
     this.#boot = new Layout(additive(booted));
     this.#sums = new Float64Array(this.#boot.width * b);
     this.#row = new Float64Array(this.#boot.width);
@@ -174,10 +176,7 @@ export class MetricGroup {
 
   /** The bootstrapped metrics (those whose replicates are kept). */
   get bootstrapped(): readonly MetricDefinition[] {
-    return [
-      ...this.#boot.metrics,
-      ...this.#samples.filter((m) => this.#slots.get(m.sketch.name)?.replicated),
-    ];
+    return this.#booted;
   }
 
   /** Bytes held by the group's totals, replicate sums and sketches. */
@@ -223,7 +222,9 @@ export class MetricGroup {
       const v = row[j] as number;
       if (v === 0) continue;
       const base = j * b;
-      for (let r = 0; r < b; r++) sums[base + r] = (sums[base + r] as number) + (weights[r] as number) * v;
+      for (let r = 0; r < b; r++) {
+        sums[base + r] = (sums[base + r] as number) + (weights[r] as number) * v;
+      }
     }
   }
 

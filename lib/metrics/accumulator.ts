@@ -157,9 +157,7 @@ export class MetricsAccumulator {
    * @throws {RangeError} When a latency is NaN.
    */
   addCase(id: string, decisions: readonly BreakdownInput[]): void {
-    const weights = this.#weights.length > 0
-      ? poissonWeights(this.#seed, id, this.#weights)
-      : null;
+    const weights = this.#weights.length > 0 ? poissonWeights(this.#seed, id, this.#weights) : null;
     this.#overall.addCase(id, decisions, weights);
     for (const b of this.#breakdowns.values()) b.add(decisions, weights);
   }

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
 import { MetricGroup } from "./_group.ts";
 import { caseKey, fmix32, poissonWeights } from "./_poisson.ts";
@@ -23,7 +24,6 @@ import {
   METRIC_REGISTRY,
   type MetricDefinition,
   type MetricInput,
-  SKETCH_CELLS,
 } from "./registry.ts";
 
 /** A two-sided interval `[lower, upper]`. */

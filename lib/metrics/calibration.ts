@@ -32,13 +32,13 @@
  */
 import { addAt, BIN_COUNT } from "./_bins.ts";
 import { questionKey } from "./_distribution.ts";
-import { quantize } from "./_cells.ts";
+import { quantize, SKETCH_CELLS } from "./_cells.ts";
 import {
   derivedOf,
   TIES_SKETCH,
-  type TiesState,
   tiesOf,
   tiesOfList,
+  type TiesState,
   type WeightedTies,
 } from "./_confidence.ts";
 import {
@@ -46,7 +46,6 @@ import {
   type MetricInput,
   type SampleMetric,
   type Sketch,
-  SKETCH_CELLS,
   type SketchOptions,
 } from "./registry.ts";
 

@@ -25,13 +25,8 @@
  *
  * @module
  */
-import {
-  type SampleMetric,
-  type Sketch,
-  SKETCH_CELLS,
-  type SketchOptions,
-} from "./registry.ts";
-import { Cells, quantize } from "./_cells.ts";
+import { type SampleMetric, type Sketch, type SketchOptions } from "./registry.ts";
+import { Cells, quantize, SKETCH_CELLS } from "./_cells.ts";
 import { probabilityOf } from "./_distribution.ts";
 
 /** The fields the decomposition reads from a decision. */
@@ -121,7 +116,8 @@ const FORECASTS_SKETCH: Sketch = {
     for (let j = 0; j < 3; j++) {
       const q = quantize(terms[j] as number);
       for (let r = 0; r < b; r++) {
-        s.replicateSums[j * b + r] = (s.replicateSums[j * b + r] as number) + (weights[r] as number) * q;
+        s.replicateSums[j * b + r] = (s.replicateSums[j * b + r] as number) +
+          (weights[r] as number) * q;
       }
     }
   },

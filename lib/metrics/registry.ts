@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { SKETCH_CELLS } from "./_cells.ts";
 import { coverageKey, covers, MetricGroup } from "./_group.ts";
 import { HEADLINE_METRICS } from "./headline.ts";
 import { CALIBRATION_METRICS } from "./calibration.ts";
@@ -177,11 +178,7 @@ export interface SampleMetric extends MetricBase {
   value(state: unknown, replicate: number): number | null;
 }
 
-/**
- * Most cells a sketch's histogram keeps: a group with at most this many distinct confidences (or
- * yes/no forecasts) is summarized exactly, a larger one on a grid of at most this many cells.
- */
-export const SKETCH_CELLS = 2048;
+export { SKETCH_CELLS };
 
 /** Names of the headline metrics: every summary has them. */
 export const HEADLINE_METRIC_NAMES = ["accuracy", "kl", "brier", "ece", "nll"] as const;

@@ -18,12 +18,13 @@
  *
  * @module
  */
-import { SKETCH_CELLS, type SampleMetric } from "./registry.ts";
+import { SKETCH_CELLS } from "./_cells.ts";
+import type { SampleMetric } from "./registry.ts";
 import {
   TIES_SKETCH,
-  type TiesState,
   tiesOf,
   tiesOfList,
+  type TiesState,
   type WeightedTies,
 } from "./_confidence.ts";
 

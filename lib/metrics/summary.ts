@@ -5,8 +5,8 @@
  * @module
  */
 import { isAnswered } from "./_answered.ts";
-import { BIN_COUNT, addReliability, reliabilityRows } from "./_bins.ts";
-import { Cells, cellPercentile } from "./_cells.ts";
+import { addReliability, BIN_COUNT, reliabilityRows } from "./_bins.ts";
+import { cellPercentile, Cells, SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
 import { poissonWeights } from "./_poisson.ts";
 import type { ReliabilityRow } from "./aggregate.ts";
@@ -18,12 +18,7 @@ import {
   type Interval,
 } from "./bootstrap.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
-import {
-  type ByMetric,
-  METRIC_REGISTRY,
-  type MetricDefinition,
-  SKETCH_CELLS,
-} from "./registry.ts";
+import { type ByMetric, METRIC_REGISTRY, type MetricDefinition } from "./registry.ts";
 
 /** Accuracy of the dataset's prior (always answering each question's most common gold label). */
 export const PRIOR_ACCURACY = 0.470;
@@ -259,7 +254,9 @@ export class SummaryAccumulator {
   merge(other: SummaryAccumulator): void {
     this.bootstrap.merge(other.bootstrap);
     this.#latency.merge(other.#latency);
-    other.#reliability.forEach((v, i) => this.#reliability[i] = (this.#reliability[i] as number) + v);
+    other.#reliability.forEach((v, i) =>
+      this.#reliability[i] = (this.#reliability[i] as number) + v
+    );
     this.#decisions += other.#decisions;
     this.#answered += other.#answered;
     this.#cases += other.#cases;
@@ -394,7 +391,9 @@ export class BreakdownAccumulator {
     this.by = by;
     this.#options = options;
     for (const planned of cases) {
-      for (const q of planned.questions) this.#group(groupKey({ ...q, workflow: planned.workflow }, by));
+      for (const q of planned.questions) {
+        this.#group(groupKey({ ...q, workflow: planned.workflow }, by));
+      }
     }
     if (cases.length === 0) groupKey({ workflow: "", question: "", type: "" }, by);
   }
