@@ -24,6 +24,10 @@
  */
 export const SKETCH_CELLS = 2048;
 
+/** How a metric's description names the histogram it reads. */
+export const CELLS_NOTE =
+  "exact up to 2,048 distinct values, past that values sharing one of at most 2,048 dyadic cells are tied";
+
 /** Values added to replicate sums are rounded to multiples of this (exact sums in any order). */
 export const REPLICATE_QUANTUM = 2 ** -24;
 
@@ -231,7 +235,7 @@ export class Cells {
     let c = this.#index.get(key);
     if (c !== undefined) return c;
     c = this.#count++;
-    if (c >= this.#capacity) this.#grow(Math.max(16, 2 * this.#capacity));
+    if (c >= this.#capacity) this.#grow(Math.min(this.cap + 1, Math.max(16, 2 * this.#capacity)));
     this.#keys[c] = key;
     this.#index.set(key, c);
     this.#order = null;

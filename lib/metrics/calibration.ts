@@ -24,7 +24,8 @@
  *   E_b) and is not clamped: a value at or below 0 means the miscalibration is within sampling
  *   noise.
  * - `ece_per_question`: the headline 10-bin ECE computed within each question
- *   (`workflow/question`) and averaged with equal weight over questions with an answered decision.
+ *   (`workflow/question`) and averaged with equal weight over questions with an answered decision
+ *   (30 sums per question: memory grows with questions, not decisions).
  * - `mce`: maximum calibration error, max_b |acc_b − conf_b| over the non-empty headline bins
  *   (10 equal-width, min(⌊conf·10⌋, 9)): the largest gap in the reliability table.
  *
@@ -32,7 +33,7 @@
  */
 import { addAt, BIN_COUNT } from "./_bins.ts";
 import { questionKey } from "./_distribution.ts";
-import { quantize, SKETCH_CELLS } from "./_cells.ts";
+import { CELLS_NOTE, quantize, SKETCH_CELLS } from "./_cells.ts";
 import {
   derivedOf,
   TIES_SKETCH,
@@ -468,7 +469,7 @@ export const ECE_EM: SampleMetric = {
   name: "ece_em",
   label: "ECE (15 equal-mass)",
   description:
-    "Top-label ECE, 15 equal-mass bins by confidence rank with ties kept in one bin (Nixon et al. 2019), answered decisions",
+    `Top-label ECE, 15 equal-mass bins by confidence rank with ties kept in one bin (Nixon et al. 2019), answered decisions; confidences ${CELLS_NOTE}`,
   ...TOP_LABEL,
   ...equalMassMetric(eceOfBins),
 };
@@ -478,7 +479,7 @@ export const ECE_DEBIASED: SampleMetric = {
   name: "ece_debiased",
   label: "ECE (debiased)",
   description:
-    "Debiased ℓ1 top-label ECE (Kumar, Liang & Ma 2019; normal expectation exact), 15 equal-mass bins, answered decisions",
+    `Debiased ℓ1 top-label ECE (Kumar, Liang & Ma 2019; normal expectation exact), the 15 equal-mass bins of ece_em, answered decisions; confidences ${CELLS_NOTE}`,
   ...TOP_LABEL,
   range: [-1, 1],
   ...equalMassMetric(debiasedEceOfBins),

@@ -26,7 +26,7 @@
  * @module
  */
 import { type SampleMetric, type Sketch, type SketchOptions } from "./registry.ts";
-import { Cells, quantize, SKETCH_CELLS } from "./_cells.ts";
+import { Cells, CELLS_NOTE, quantize, SKETCH_CELLS } from "./_cells.ts";
 import { probabilityOf } from "./_distribution.ts";
 
 /** The fields the decomposition reads from a decision. */
@@ -219,7 +219,7 @@ function component(
 export const BRIER_REL: SampleMetric = component(
   "brier_rel",
   "Brier reliability",
-  "Murphy (1973) reliability of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(f_k − ō_k)²/N",
+  `Murphy (1973) reliability of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(f_k − ō_k)²/N; forecasts ${CELLS_NOTE}`,
   false,
   (m) => m.reliability,
 );
@@ -228,7 +228,7 @@ export const BRIER_REL: SampleMetric = component(
 export const BRIER_RES: SampleMetric = component(
   "brier_res",
   "Brier resolution",
-  "Murphy (1973) resolution of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(ō_k − ō)²/N",
+  `Murphy (1973) resolution of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(ō_k − ō)²/N; forecasts ${CELLS_NOTE}`,
   true,
   (m) => m.resolution,
 );

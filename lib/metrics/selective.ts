@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { SKETCH_CELLS } from "./_cells.ts";
+import { CELLS_NOTE, SKETCH_CELLS } from "./_cells.ts";
 import type { SampleMetric } from "./registry.ts";
 import {
   TIES_SKETCH,
@@ -270,7 +270,7 @@ export const AURC: SampleMetric = {
   name: "aurc",
   label: "AURC",
   description:
-    "Area under the risk–coverage curve (decisions ranked by confidence, ties spread evenly), mean risk over k = 1…N, answered decisions",
+    `Area under the risk–coverage curve (decisions ranked by confidence, ties spread evenly), mean risk over k = 1…N, answered decisions; confidences ${CELLS_NOTE}`,
   ...SELECTIVE,
   higherIsBetter: false,
   format: "number",
@@ -282,7 +282,7 @@ function accuracyAt(percent: number): SampleMetric {
     name: `acc_at_${percent}`,
     label: `Accuracy @${percent}% coverage`,
     description:
-      `Accuracy of the ${percent}% most confident answered decisions (⌈${percent}%·N⌉ kept, ties spread evenly)`,
+      `Accuracy of the ${percent}% most confident answered decisions (⌈${percent}%·N⌉ kept, ties spread evenly); confidences ${CELLS_NOTE}`,
     ...SELECTIVE,
     higherIsBetter: true,
     format: "percent",
