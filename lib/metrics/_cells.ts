@@ -81,11 +81,11 @@ export class Cells {
     return this.#level === null;
   }
 
-  /** Bytes held by the cells' arrays (the index map counted at 16 bytes per entry). */
+  /** Bytes held by the cells' arrays (the index map counted at 16 bytes per cell it can hold). */
   get bytes(): number {
     return this.#keys.byteLength + this.#n.byteLength + this.#hits.byteLength +
       this.#sum.byteLength + this.#rn.byteLength + this.#rh.byteLength + this.#rs.byteLength +
-      16 * this.#index.size;
+      16 * this.#capacity;
   }
 
   /**
@@ -149,8 +149,8 @@ export class Cells {
         this.#rh[i] = (this.#rh[i] as number) + (other.#rh[o * b + r] as number);
         if (this.#withSums) this.#rs[i] = (this.#rs[i] as number) + other.#gridSum(o, r);
       }
+      if (this.#count > this.cap) this.#coarsen();
     }
-    while (this.#count > this.cap) this.#coarsen();
   }
 
   /** The cells in ascending order of value. */

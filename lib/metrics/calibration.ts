@@ -393,7 +393,10 @@ function perQuestionValue(state: PerQuestionState, replicate: number): number | 
   const { bins, replicates } = state;
   let sum = 0;
   let count = 0;
-  for (const q of state.questions.values()) {
+  // Questions in key order: the same sum whatever order their decisions came in.
+  const keys = [...state.questions.keys()].sort();
+  for (const key of keys) {
+    const q = state.questions.get(key) as QuestionBins;
     let total = 0;
     let gaps = 0;
     for (let b = 0; b < bins; b++) {

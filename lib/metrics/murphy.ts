@@ -150,8 +150,9 @@ function decompose(state: ForecastState, replicate: number): MurphyDecomposition
     replicate < 0 ? state.sums[j] as number : state.replicateSums[j * b + replicate] as number;
   let n = 0;
   let totalYes = 0;
-  // Cells in the order they were made (first appearance), as the groups were summed.
-  for (let c = 0; c < cells.size; c++) {
+  // Cells in ascending order of forecast: the same sums whatever order the decisions came in.
+  const order = cells.order();
+  for (const c of order) {
     n += cells.n(c, replicate);
     totalYes += cells.hits(c, replicate);
   }
@@ -161,7 +162,7 @@ function decompose(state: ForecastState, replicate: number): MurphyDecomposition
   let resolution = 0;
   let spread = 0;
   let groups = 0;
-  for (let c = 0; c < cells.size; c++) {
+  for (const c of order) {
     const k = cells.n(c, replicate);
     if (k === 0) continue;
     groups++;
