@@ -4,7 +4,7 @@ import { BootstrapAccumulator, type BootstrapInput, bootstrapIntervals } from ".
 import { seededRandom } from "./rng.ts";
 import { poissonWeights } from "./_poisson.ts";
 import { assertClose } from "./_assert_close.ts";
-import { computeMetric, METRIC_NAMES, METRIC_REGISTRY } from "./registry.ts";
+import { METRIC_NAMES, METRIC_REGISTRY } from "./registry.ts";
 
 /** Every registered metric's interval n/a, with `overrides`. */
 function allNull(overrides: Record<string, [number, number]> = {}): Record<string, unknown> {

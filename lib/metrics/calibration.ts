@@ -42,12 +42,12 @@ import {
   type TiesState,
   type WeightedTies,
 } from "./_confidence.ts";
-import {
-  type AdditiveMetric,
-  type MetricInput,
-  type SampleMetric,
-  type Sketch,
-  type SketchOptions,
+import type {
+  AdditiveMetric,
+  MetricInput,
+  SampleMetric,
+  Sketch,
+  SketchOptions,
 } from "./registry.ts";
 
 /** The fields the binning functions read from a decision. */

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { type SampleMetric, type Sketch, type SketchOptions } from "./registry.ts";
+import type { SampleMetric, Sketch, SketchOptions } from "./registry.ts";
 import { Cells, CELLS_NOTE, quantize, SKETCH_CELLS } from "./_cells.ts";
 import { probabilityOf } from "./_distribution.ts";
 
