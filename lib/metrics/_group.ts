@@ -80,15 +80,45 @@ function sharesTotals(m: AdditiveMetric, owner: AdditiveMetric): boolean {
     m.width === owner.width && coverageKey(m) === coverageKey(owner);
 }
 
+/** The distinct coverages of a group's metrics: what a decision is checked against once. */
+class Coverages {
+  readonly #keys: string[] = [];
+  readonly #metrics: MetricBase[] = [];
+
+  /** The index of a metric's coverage, added when new. */
+  indexOf(metric: MetricBase): number {
+    const key = coverageKey(metric);
+    let k = this.#keys.indexOf(key);
+    if (k < 0) {
+      k = this.#keys.push(key) - 1;
+      this.#metrics.push(metric);
+    }
+    return k;
+  }
+
+  /** Whether each coverage covers a decision, written into `into`. */
+  check(d: MetricInput, into: Uint8Array): void {
+    for (let k = 0; k < this.#metrics.length; k++) {
+      into[k] = covers(this.#metrics[k] as MetricBase, d) ? 1 : 0;
+    }
+  }
+
+  get size(): number {
+    return this.#keys.length;
+  }
+}
+
 /** Additive metrics laid out in one totals array, a metric reading another's totals sharing them. */
 class Layout {
   readonly metrics: readonly AdditiveMetric[];
   readonly offsets: number[] = [];
   /** The metrics that add into the totals (not those reading another one's). */
   readonly adders: number[] = [];
+  /** Each adder's coverage index. */
+  readonly coverage: number[] = [];
   readonly width: number;
 
-  constructor(metrics: readonly AdditiveMetric[]) {
+  constructor(metrics: readonly AdditiveMetric[], coverages: Coverages) {
     this.metrics = metrics;
     const owners = metrics.map((m) => metrics.findIndex((o) => sharesTotals(m, o)));
     let width = 0;
@@ -102,13 +132,16 @@ class Layout {
       if (owner >= 0) this.offsets[k] = this.offsets[owner] as number;
     });
     this.width = width;
+    for (const k of this.adders) this.coverage.push(coverages.indexOf(metrics[k] as MetricBase));
   }
 
-  /** Adds a decision's contributions into `totals`. */
-  add(totals: Float64Array, d: MetricInput): void {
-    for (const k of this.adders) {
-      const m = this.metrics[k] as AdditiveMetric;
-      if (covers(m, d)) m.add(totals, this.offsets[k] as number, d);
+  /** Adds a decision's contributions into `totals` (`covered`: by coverage index). */
+  add(totals: Float64Array, d: MetricInput, covered: Uint8Array): void {
+    const adders = this.adders;
+    for (let a = 0; a < adders.length; a++) {
+      if (covered[this.coverage[a] as number] === 0) continue;
+      const k = adders[a] as number;
+      (this.metrics[k] as AdditiveMetric).add(totals, this.offsets[k] as number, d);
     }
   }
 }
@@ -118,6 +151,8 @@ interface SketchSlot {
   readonly sketch: Sketch;
   /** The metric whose coverage decides what the sketch is fed (all its readers share it). */
   readonly owner: SampleMetric;
+  /** The owner's coverage index. */
+  readonly coverage: number;
   readonly state: unknown;
   readonly replicated: boolean;
 }
@@ -133,6 +168,9 @@ export class MetricGroup {
   readonly #row: Float64Array;
   readonly #scratch: Float64Array;
   readonly #slots = new Map<string, SketchSlot>();
+  #slotList: SketchSlot[] = [];
+  readonly #coverages = new Coverages();
+  #covered = new Uint8Array(0);
   readonly #samples: SampleMetric[];
   readonly #booted: readonly MetricDefinition[];
 
@@ -144,12 +182,12 @@ export class MetricGroup {
     this.plan = plan;
     const additive = (list: readonly MetricDefinition[]) =>
       list.filter((m): m is AdditiveMetric => m.kind === "additive");
-    this.#point = new Layout(additive(plan.metrics));
+    this.#point = new Layout(additive(plan.metrics), this.#coverages);
     this.#totals = new Float64Array(this.#point.width);
     const b = plan.resamples;
     const booted = b > 0 ? plan.metrics.filter((m) => plan.intervalMetrics.includes(m)) : [];
     this.#booted = booted;
-    this.#boot = new Layout(additive(booted));
+    this.#boot = new Layout(additive(booted), this.#coverages);
     this.#sums = new Float64Array(this.#boot.width * b);
     this.#row = new Float64Array(this.#boot.width);
     this.#scratch = new Float64Array(this.#boot.width);
@@ -165,13 +203,17 @@ export class MetricGroup {
         }
         if (!replicated || slot.replicated) continue;
       }
+      const owner = slot?.owner ?? m;
       this.#slots.set(m.sketch.name, {
         sketch: m.sketch,
-        owner: slot?.owner ?? m,
+        owner,
+        coverage: this.#coverages.indexOf(owner),
         state: m.sketch.create({ replicates: replicated ? b : 0, cap: plan.cap }),
         replicated,
       });
     }
+    this.#slotList = [...this.#slots.values()];
+    this.#covered = new Uint8Array(this.#coverages.size);
   }
 
   /** The bootstrapped metrics (those whose replicates are kept). */
@@ -199,18 +241,22 @@ export class MetricGroup {
     const row = this.#row;
     const scratch = this.#scratch;
     if (replicate) row.fill(0);
+    const covered = this.#covered;
+    const slots = this.#slotList;
     for (const d of decisions) {
-      this.#point.add(this.#totals, d);
+      this.#coverages.check(d, covered);
+      this.#point.add(this.#totals, d, covered);
       if (replicate) {
         scratch.fill(0);
-        boot.add(scratch, d);
+        boot.add(scratch, d, covered);
         for (let j = 0; j < scratch.length; j++) {
           const v = scratch[j] as number;
           if (v !== 0) row[j] = (row[j] as number) + quantize(v);
         }
       }
-      for (const slot of this.#slots.values()) {
-        if (covers(slot.owner, d)) {
+      for (let k = 0; k < slots.length; k++) {
+        const slot = slots[k] as SketchSlot;
+        if (covered[slot.coverage] === 1) {
           slot.sketch.add(slot.state, d, slot.replicated ? weights : null);
         }
       }

@@ -324,9 +324,13 @@ export class BootstrapAccumulator {
   }
 }
 
+/** The last case's key (a case's groups add it one after the other). */
+let lastKey: { id: string; key: [number, number] } = { id: "", key: caseKey(0, "") };
+
 /** The fingerprint with one more case: sums of hashes, so the order of cases does not count. */
 function addPrint(print: number[], id: string, size: number): number[] {
-  const [a, b] = caseKey(0, id);
+  if (lastKey.id !== id) lastKey = { id, key: caseKey(0, id) };
+  const [a, b] = lastKey.key;
   return [
     (print[0] as number) + fmix32((a ^ size) >>> 0) >>> 0,
     (print[1] as number) + fmix32((b + size) >>> 0) >>> 0,
