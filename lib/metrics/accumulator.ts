@@ -5,18 +5,20 @@
  * replicates, never on the number of decisions. `summarize`, `breakdown` and `bootstrapIntervals`
  * compute the same things from plain arrays through the same parts.
  *
- * Memory (bytes, B replicates, cap C = `SKETCH_CELLS` = 2,048 cells, Q questions in a group):
- * - a group's additive totals: 8·W (W = 87 totals for the whole registry), and 8·W_b·B for the
- *   bootstrapped ones (W_b = 2 for accuracy alone, 87 for all);
- * - the tie runs of confidences (equal-mass and debiased ECE, AURC, accuracy at coverage): at most
- *   C cells of 4 numbers (32·C, plus 16·C for the index) and, bootstrapped, 16·B per cell;
- * - the yes/no forecasts (Murphy): the same bound (8·B per cell: counts only) and 24·B sums;
- * - the per-question bins: 240 per question, and 160·B per question bootstrapped;
- * - latencies: at most C cells (48·C), no replicates.
- * With the defaults (summary: every metric bootstrapped; breakdowns: the column metrics, accuracy
- * bootstrapped) and B = 1,000 that is at most about 51 MB for the summary (33 MB of confidence
- * cells, 16 MB of forecast cells, 0.7 MB of totals, 0.16 MB per question) and 0.2 MB per breakdown
- * group; a run with 3 question types, 10 lanes and 30 questions holds at most about 60 MB.
+ * Memory, in bytes, with B replicates, C = `SKETCH_CELLS` = 2,048 histogram cells, Q questions,
+ * W additive totals (87 for the whole registry, 38 for the column metrics) of which W_b are
+ * bootstrapped (all 87 in the summary, accuracy's 2 in a breakdown group):
+ * - totals 8·W, replicate sums 8·W_b·B;
+ * - tie runs of confidences (equal-mass and debiased ECE, AURC, accuracy at coverage): 48·C, and
+ *   16·B·C bootstrapped;
+ * - yes/no forecasts (Murphy): 48·C + 24, and 8·B·C + 24·B bootstrapped;
+ * - per-question bins (per-question ECE): Q·(240 + 160·B) bootstrapped;
+ * - latencies 48·C, the reliability bins 240, a case's weights B.
+ * With B = 1,000 the summary with every metric bootstrapped holds at most
+ * 0.7 + 32.9 + 16.5 + 0.16·Q + 0.1 MB (55 MB with Q = 30), and a breakdown group (the column
+ * metrics, accuracy bootstrapped) about 0.12 MB; a run with 3 question types, 10 lanes and 30
+ * questions holds at most about 60 MB (57 MB measured once every histogram is full), however many
+ * decisions it has.
  *
  * @example
  * ```ts
