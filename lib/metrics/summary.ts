@@ -371,7 +371,7 @@ export interface PlannedCase {
 export class BreakdownAccumulator {
   /** What the groups are. */
   readonly by: BreakdownKey;
-  readonly #options: SummaryAccumulatorOptions;
+  readonly #options: Omit<SummaryOptions, "accumulated">;
   readonly #groups = new Map<string, SummaryAccumulator>();
 
   /**
@@ -386,7 +386,7 @@ export class BreakdownAccumulator {
   constructor(
     cases: readonly PlannedCase[],
     by: BreakdownKey,
-    options: SummaryAccumulatorOptions = {},
+    options: Omit<SummaryOptions, "accumulated"> = {},
   ) {
     this.by = by;
     this.#options = options;
@@ -431,16 +431,6 @@ export class BreakdownAccumulator {
    */
   merge(other: BreakdownAccumulator): void {
     for (const [key, group] of other.#groups) this.#group(key).merge(group);
-  }
-
-  /**
-   * One group's summary.
-   *
-   * @param key The group.
-   * @returns Its summary, or undefined when no decision of it came and it was not planned.
-   */
-  summary(key: string): SummaryAccumulator | undefined {
-    return this.#groups.get(key);
   }
 
   /**
