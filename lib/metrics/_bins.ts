@@ -37,3 +37,51 @@ export function eceFromBins(totals: Float64Array, offset: number): number | null
 export function addAt(array: Float64Array, index: number, value: number): void {
   array[index] = (array[index] as number) + value;
 }
+
+/** One row of the reliability table (see `ReliabilityRow` in `aggregate.ts`). */
+export interface BinRow {
+  bin: number;
+  lower: number;
+  upper: number;
+  n: number;
+  meanConfidence: number;
+  accuracy: number;
+  gap: number;
+}
+
+/**
+ * Adds an answered decision with a confidence into reliability totals (`3·BIN_COUNT`: counts,
+ * correct counts, confidence sums); other decisions add nothing.
+ */
+export function addReliability(
+  totals: Float64Array,
+  d: { confidence?: number | null | undefined; correct?: boolean | undefined; error?: unknown },
+): void {
+  if (d.error !== null && d.error !== undefined) return;
+  if (d.confidence === null || d.confidence === undefined) return;
+  const b = binOf(d.confidence);
+  addAt(totals, b, 1);
+  if (d.correct) addAt(totals, b + BIN_COUNT, 1);
+  addAt(totals, b + 2 * BIN_COUNT, d.confidence);
+}
+
+/** The reliability table's rows from its totals: one per non-empty bin, in bin order. */
+export function reliabilityRows(totals: Float64Array): BinRow[] {
+  const rows: BinRow[] = [];
+  for (let bin = 0; bin < BIN_COUNT; bin++) {
+    const n = totals[bin] as number;
+    if (n === 0) continue;
+    const meanConf = (totals[bin + 2 * BIN_COUNT] as number) / n;
+    const acc = (totals[bin + BIN_COUNT] as number) / n;
+    rows.push({
+      bin,
+      lower: bin / BIN_COUNT,
+      upper: (bin + 1) / BIN_COUNT,
+      n,
+      meanConfidence: meanConf,
+      accuracy: acc,
+      gap: acc - meanConf,
+    });
+  }
+  return rows;
+}

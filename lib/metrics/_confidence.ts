@@ -1,10 +1,14 @@
 /**
- * Private: answered decisions' confidences grouped into runs of tied values, sorted once, for the
- * rank-based estimators (equal-mass bins, the risk–coverage curve). A weighted evaluation then
- * only adds each decision's weight into its run, so a bootstrap resample needs no sort.
+ * Private: the bounded summary the rank-based estimators read (equal-mass ECE and its debiased
+ * form, the risk–coverage curve, AURC, accuracy at a coverage): answered decisions' top-label
+ * confidences in a {@linkcode Cells} histogram, each cell a run of tied confidences with its
+ * count and correct count — exact while a group has at most `cap` distinct confidences, a dyadic
+ * grid of at most `cap` cells past that (see `_cells.ts`).
  *
  * @module
  */
+import { Cells } from "./_cells.ts";
+import type { MetricInput, Sketch, SketchOptions } from "./registry.ts";
 
 /** The fields read. */
 export interface RankInput {
@@ -14,246 +18,121 @@ export interface RankInput {
   correct?: boolean | undefined;
 }
 
-/** Decisions' tie runs, sorted once. */
-export interface PreparedTies {
-  /** The distinct confidences, ascending. */
-  values: Float64Array;
-  /** Per input decision, the index of its run in `values`; −1 when it is unanswered. */
-  tieOf: Int32Array;
-  /** Per input decision, 1 when it is correct (a float: the weighted sum multiplies it). */
-  correct: Float64Array;
-  /**
-   * The answered decisions' indices run by run (ascending confidence), in input order within a
-   * run: run `t` is `byRun[runStart[t]]` to `byRun[runStart[t + 1]]`.
-   */
-  byRun: Int32Array;
-  /** Where each run starts in `byRun`, and its length at the end (`values.length + 1` entries). */
-  runStart: Int32Array;
-}
-
-/** Weighted sizes of the runs. */
+/** Weighted runs of tied confidences, ascending. */
 export interface WeightedTies {
-  /** The distinct confidences, ascending. */
+  /** The runs' confidences (a grid cell: its mean confidence), ascending. */
   values: Float64Array;
-  /** Weighted decisions per run. */
+  /** Decisions per run (weighted in a replicate). */
   n: Float64Array;
-  /** Weighted correct decisions per run. */
+  /** Correct decisions per run. */
   correct: Float64Array;
+  /** Sum of the run's confidences. */
+  sums: Float64Array;
   /** Total weight of the answered decisions. */
   total: number;
 }
 
-let allOnes = new Float64Array(0);
-
-/**
- * A weight of 1 for each of `n` decisions, for the weighted loops' unweighted calls (shared, never
- * written: it may be longer than `n`).
- *
- * @param n The number of decisions.
- * @returns At least `n` ones.
- */
-export function ones(n: number): Float64Array {
-  if (allOnes.length < n) allOnes = new Float64Array(n).fill(1);
-  return allOnes;
+/** The tie runs' state: the histogram and the runs last read from it. */
+export interface TiesState {
+  /** The confidences' histogram. */
+  readonly cells: Cells;
+  /** The replicate whose runs `ties` holds (NaN: none). */
+  replicate: number;
+  /** The runs last read. */
+  ties: WeightedTies | null;
+  /** Values the estimators derive from the runs of `replicate`, by name (shared work). */
+  derived: Map<string, unknown>;
 }
 
+/** The tie runs of answered decisions' confidences. */
+export const TIES_SKETCH: Sketch = {
+  name: "ties",
+  create: (options: SketchOptions): TiesState => ({
+    cells: new Cells(options.cap, options.replicates, true),
+    replicate: Number.NaN,
+    ties: null,
+    derived: new Map(),
+  }),
+  add(state: unknown, d: MetricInput, weights: Uint8Array | null): void {
+    if (typeof d.confidence !== "number") return;
+    const s = state as TiesState;
+    s.cells.add(d.confidence, d.correct ? 1 : 0, weights);
+    s.replicate = Number.NaN;
+  },
+  merge(into: unknown, from: unknown): void {
+    (into as TiesState).cells.merge((from as TiesState).cells);
+    (into as TiesState).replicate = Number.NaN;
+  },
+  bytes: (state: unknown) => (state as TiesState).cells.bytes,
+};
+
 /**
- * Sorts decisions' confidences into tie runs.
+ * The runs of a replicate (−1: the point estimate), read once and kept until the next one.
  *
- * @param decisions Decisions (unanswered ones get run −1).
- * @returns The runs and each decision's run.
+ * @param state The sketch's state.
+ * @param replicate −1, or the replicate.
+ * @returns The weighted runs, ascending.
  */
-export function prepareTies(decisions: readonly RankInput[]): PreparedTies {
-  const n = decisions.length;
-  const tieOf = new Int32Array(n).fill(-1);
-  const correct = new Float64Array(n);
-  const order: number[] = [];
-  decisions.forEach((d, i) => {
-    if (d.correct) correct[i] = 1;
-    if (typeof d.confidence === "number") order.push(i);
-  });
-  const conf = (i: number) => (decisions[i] as RankInput).confidence as number;
-  order.sort((a, b) => conf(a) - conf(b));
-  // The sort is stable: within a run the indices stay in input order.
-  const values: number[] = [];
-  const runStart: number[] = [];
-  order.forEach((i, k) => {
-    const v = conf(i);
-    if (values.length === 0 || values[values.length - 1] !== v) {
-      values.push(v);
-      runStart.push(k);
-    }
-    tieOf[i] = values.length - 1;
-  });
-  runStart.push(order.length);
-  return {
-    values: Float64Array.from(values),
-    tieOf,
-    correct,
-    byRun: Int32Array.from(order),
-    runStart: Int32Array.from(runStart),
+export function tiesOf(state: TiesState, replicate: number): WeightedTies {
+  if (state.ties !== null && state.replicate === replicate) return state.ties;
+  const { cells } = state;
+  const order = cells.order();
+  const k = order.length;
+  const ties = state.ties !== null && state.ties.values.length === k ? state.ties : {
+    values: new Float64Array(k),
+    n: new Float64Array(k),
+    correct: new Float64Array(k),
+    sums: new Float64Array(k),
+    total: 0,
   };
-}
-
-/**
- * The runs' sizes when decision `i` counts `weights[i]` times.
- *
- * @param prepared From {@linkcode prepareTies}.
- * @param weights One weight per input decision; omitted: 1 each.
- * @param into Run sizes to overwrite (a bootstrap reuses one per metric); omitted: new ones.
- * @returns Weighted run sizes.
- */
-export function weighTies(
-  prepared: PreparedTies,
-  weights?: Float64Array,
-  into?: WeightedTies,
-): WeightedTies {
-  const { values, tieOf, correct, byRun, runStart } = prepared;
-  const n = into ? into.n : new Float64Array(values.length);
-  const right = into ? into.correct : new Float64Array(values.length);
-  // Without weights each decision counts 1: the same loop over a weight of 1 per decision (one
-  // loop, no test per decision; the sums are the same).
-  const w = weights ?? ones(tieOf.length);
-  // Run by run, each run's decisions in input order: every sum adds the same terms in the same
-  // order as a pass over the decisions would, but in a register, not through memory (a few runs
-  // shared by thousands of decisions made that pass wait on its own stores). Adding a weight of 0
-  // leaves a sum as it was: no branch on it (nor on `correct`).
-  for (let t = 0; t < values.length; t++) {
-    let size = 0;
-    let hits = 0;
-    const end = runStart[t + 1] as number;
-    for (let k = runStart[t] as number; k < end; k++) {
-      const i = byRun[k] as number;
-      const wi = w[i] as number;
-      size += wi;
-      hits += wi * (correct[i] as number);
-    }
-    n[t] = size;
-    right[t] = hits;
-  }
-  // The total in input order, as before.
   let total = 0;
-  for (let i = 0; i < tieOf.length; i++) if ((tieOf[i] as number) >= 0) total += w[i] as number;
-  if (into) {
-    into.total = total;
-    return into;
+  for (let t = 0; t < k; t++) {
+    const c = order[t] as number;
+    const n = cells.n(c, replicate);
+    ties.values[t] = cells.value(c);
+    ties.n[t] = n;
+    ties.correct[t] = cells.hits(c, replicate);
+    ties.sums[t] = cells.sum(c, replicate);
+    total += n;
   }
-  return { values, n, correct: right, total };
+  ties.total = total;
+  state.ties = ties;
+  state.replicate = replicate;
+  state.derived.clear();
+  return ties;
 }
 
 /**
- * Tie runs shared by the rank-based estimators that read the same decisions in the same
- * bootstrap or summary (`ece_em`, `ece_debiased`, `aurc`, `acc_at_50`, `acc_at_80`): one sort per
- * bootstrap or summary, one weighting per resample. Reuse is decided by content (the confidences and
- * correctness read, and the weights), or for the weights by the array and the stamp its caller
- * changes with every refill; never by identity alone, so a changed input is recomputed.
- */
-export interface SharedTies {
-  /**
-   * The weighted runs for these weights (the returned object is overwritten by the next call).
-   * With a `stamp`, the runs are reused when the array and the stamp are those of the last call
-   * (the caller changes the stamp whenever it refills the array); without, when the weights are.
-   */
-  weigh(weights: Float64Array, stamp?: number): WeightedTies;
-  /** The runs with every decision counted once (computed with the sort, then kept). */
-  unweighted(): WeightedTies;
-  /** A counter that changes whenever `weigh` recomputed the runs. */
-  readonly version: number;
-}
-
-let lastShared: { confidence: Float64Array; correct: Uint8Array; shared: SharedTies } | null = null;
-
-/**
- * The shared tie runs of decisions, prepared once for equal decisions.
+ * A value derived from the runs of a replicate, computed once for the metrics that share it.
  *
- * @param decisions The covered decisions, in a fixed order.
- * @returns The shared runs.
+ * @param state The sketch's state.
+ * @param replicate −1, or the replicate.
+ * @param name What is derived.
+ * @param derive Computes it from the runs.
+ * @returns The derived value.
  */
-export function sharedTies(decisions: readonly RankInput[]): SharedTies {
-  const confidence = new Float64Array(decisions.length);
-  const correct = new Uint8Array(decisions.length);
-  decisions.forEach((d, i) => {
-    // −1 marks an unanswered decision (confidences are in [0, 1]), so `!==` compares exactly.
-    confidence[i] = typeof d.confidence === "number" ? d.confidence : -1;
-    correct[i] = d.correct ? 1 : 0;
-  });
-  if (
-    lastShared && sameNumbers(lastShared.confidence, confidence) &&
-    sameBytes(lastShared.correct, correct)
-  ) return lastShared.shared;
-  const prepared = prepareTies(decisions);
-  const unweighted = weighTies(prepared);
-  // The runs of the last weighting, made on the first one.
-  let buffer: WeightedTies | null = null;
-  const last = new LastWeights();
-  let version = 0;
-  const shared: SharedTies = {
-    unweighted: () => unweighted,
-    weigh(weights, stamp) {
-      if (buffer !== null && last.same(weights, stamp)) return buffer;
-      buffer = weighTies(prepared, weights, buffer ?? undefined);
-      last.keep(weights, stamp);
-      version++;
-      return buffer;
-    },
-    get version() {
-      return version;
-    },
-  };
-  lastShared = { confidence, correct, shared };
-  return shared;
+export function derivedOf<T>(
+  state: TiesState,
+  replicate: number,
+  name: string,
+  derive: (ties: WeightedTies) => T,
+): T {
+  const ties = tiesOf(state, replicate);
+  if (state.derived.has(name)) return state.derived.get(name) as T;
+  const value = derive(ties);
+  state.derived.set(name, value);
+  return value;
 }
 
 /**
- * The weights of the last evaluation of work shared by several metrics: the array and its stamp
- * when the caller gave one (it changes the stamp whenever it refills the array), else a copy of
- * the weights.
+ * The runs of a list of decisions (no replicates), for the functions over plain arrays.
+ *
+ * @param decisions Decisions; those without a confidence are left out.
+ * @param cap Most cells (distinct confidences kept exactly up to this many).
+ * @returns The state, every decision added.
  */
-export class LastWeights {
-  #array: Float64Array | null = null;
-  #stamp: number | undefined;
-  #copy: Float64Array | null = null;
-
-  /**
-   * Whether these weights are those last kept.
-   *
-   * @param weights The weights.
-   * @param stamp The caller's stamp of the array, if any.
-   * @returns True when the last evaluation holds for them.
-   */
-  same(weights: Float64Array, stamp: number | undefined): boolean {
-    if (stamp !== undefined) return weights === this.#array && stamp === this.#stamp;
-    return this.#copy !== null && sameNumbers(this.#copy, weights);
-  }
-
-  /**
-   * Keeps the weights just evaluated.
-   *
-   * @param weights The weights.
-   * @param stamp The caller's stamp of the array, if any.
-   */
-  keep(weights: Float64Array, stamp: number | undefined): void {
-    if (stamp !== undefined) {
-      this.#array = weights;
-      this.#stamp = stamp;
-      this.#copy = null;
-      return;
-    }
-    this.#array = null;
-    this.#stamp = undefined;
-    if (this.#copy?.length === weights.length) this.#copy.set(weights);
-    else this.#copy = weights.slice();
-  }
-}
-
-function sameNumbers(a: Float64Array, b: Float64Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+export function tiesOfList(decisions: readonly RankInput[], cap: number): TiesState {
+  const state = TIES_SKETCH.create({ replicates: 0, cap }) as TiesState;
+  for (const d of decisions) TIES_SKETCH.add(state, d, null);
+  return state;
 }

@@ -11,7 +11,7 @@
  * @module
  */
 import { isAnswered } from "./_answered.ts";
-import { addAt, BIN_COUNT, binOf } from "./_bins.ts";
+import { addReliability, BIN_COUNT, reliabilityRows } from "./_bins.ts";
 import { sortedPercentile } from "./_quantile.ts";
 import { ACCURACY, BRIER, ECE, KL } from "./headline.ts";
 import { computeMetric } from "./registry.ts";
@@ -144,24 +144,9 @@ export function ece(decisions: readonly CalibrationInput[]): number | null {
  * @returns Rows for the bins that hold at least one answered decision (empty when none).
  */
 export function reliabilityTable(decisions: readonly CalibrationInput[]): ReliabilityRow[] {
-  const { count, correct, confidenceSum } = binSums(decisions);
-  const rows: ReliabilityRow[] = [];
-  for (let bin = 0; bin < BIN_COUNT; bin++) {
-    const n = count[bin] ?? 0;
-    if (n === 0) continue;
-    const meanConf = (confidenceSum[bin] ?? 0) / n;
-    const acc = (correct[bin] ?? 0) / n;
-    rows.push({
-      bin,
-      lower: bin / BIN_COUNT,
-      upper: (bin + 1) / BIN_COUNT,
-      n,
-      meanConfidence: meanConf,
-      accuracy: acc,
-      gap: acc - meanConf,
-    });
-  }
-  return rows;
+  const totals = new Float64Array(3 * BIN_COUNT);
+  for (const d of decisions) addReliability(totals, d);
+  return reliabilityRows(totals);
 }
 
 /**
@@ -203,22 +188,4 @@ function meanOf<T>(items: readonly T[], value: (item: T) => number | null): numb
     sum += v;
   }
   return n === 0 ? null : sum / n;
-}
-
-function binSums(decisions: readonly CalibrationInput[]): {
-  count: Float64Array;
-  correct: Float64Array;
-  confidenceSum: Float64Array;
-} {
-  const count = new Float64Array(BIN_COUNT);
-  const correct = new Float64Array(BIN_COUNT);
-  const confidenceSum = new Float64Array(BIN_COUNT);
-  for (const d of decisions) {
-    if (!isAnswered(d) || d.confidence === null) continue;
-    const b = binOf(d.confidence);
-    addAt(count, b, 1);
-    if (d.correct) addAt(correct, b, 1);
-    addAt(confidenceSum, b, d.confidence);
-  }
-  return { count, correct, confidenceSum };
 }

@@ -1,38 +1,37 @@
 /**
- * Seeded bootstrap intervals for the headline metrics, resampling cases.
+ * Seeded bootstrap intervals for every registered metric, by the Poisson bootstrap over cases
+ * (Chamandy et al. 2012).
  *
  * The five decisions of a case share one request and one state, so they are not independent:
- * the bootstrap draws whole cases with replacement and recomputes each metric over the drawn
- * cases' decisions. Every metric of the registry is bootstrapped at once. The additive metrics'
- * running totals are summed per case once, and each case's totals are added into every
- * resample's sums times the number of times the resample drew the case, cases in order
- * ({@linkcode BootstrapAccumulator}): the same sums whether the cases come all at once or one by
- * one while a run goes on. Sample metrics with a weighted form (`prepare`) are evaluated on each
- * resample's case counts, the others recomputed on each resample's decisions.
+ * the bootstrap weighs whole cases. In replicate b, case c counts w times, w a Poisson(1) draw
+ * made from a hash of (seed, case id, b) alone, so a case's weights never depend on the other
+ * cases, their number or their order. Each metric keeps its running totals (additive metrics) or
+ * its sketch (sample metrics) once per replicate, each case added times its weight: the replicates
+ * are summed in one pass, in bounded memory, and the interval is the same whatever order the
+ * cases come in, fed all at once ({@linkcode bootstrapIntervals}) or one at a time while a run
+ * goes on ({@linkcode BootstrapAccumulator}). The interval is the percentile one over the B
+ * replicates. A replicate's number of cases varies (Poisson), as the method intends.
  *
  * @module
  */
+import { SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
-import { percentileInterval } from "./_quantile.ts";
+import { MetricGroup } from "./_group.ts";
+import { caseKey, fmix32, poissonWeights } from "./_poisson.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
 import {
-  type AdditiveMetric,
   type ByMetric,
-  coverageKey,
-  covers,
   METRIC_REGISTRY,
   type MetricDefinition,
   type MetricInput,
-  type SampleMetric,
 } from "./registry.ts";
-import { randomInts } from "./rng.ts";
 
 /** A two-sided interval `[lower, upper]`. */
 export type Interval = [number, number];
 
 /** The fields the bootstrap reads from a decision (a `DecisionRecord` has them all). */
 export interface BootstrapInput extends MetricInput {
-  /** Case id: the unit the bootstrap resamples. */
+  /** Case id: the unit the bootstrap weighs. */
   case: string;
   /** The predicted answer equals the gold label (false on error). */
   correct: boolean;
@@ -47,20 +46,20 @@ export interface BootstrapInput extends MetricInput {
 /** Options of {@linkcode bootstrapIntervals}. */
 export interface BootstrapOptions {
   /**
-   * Number of resamples; 0 skips the bootstrap (every interval is null).
+   * Number of replicates B; 0 skips the bootstrap (every interval is null).
    *
    * @default {1000}
    */
   resamples?: number | undefined;
   /**
-   * Seed of the generator that draws the cases; the same seed and input give the same intervals.
+   * Seed of the case weights' hash; the same seed and cases give the same intervals.
    *
    * @default {0}
    */
   seed?: number | undefined;
   /**
    * Coverage of the interval (percentile method: the (1 − level)/2 and (1 + level)/2 quantiles of
-   * the resampled metric, linearly interpolated).
+   * the replicated metric, linearly interpolated).
    *
    * @default {0.95}
    */
@@ -72,9 +71,9 @@ export interface BootstrapOptions {
    */
   metrics?: readonly MetricDefinition[] | undefined;
   /**
-   * The additive metrics' sums, already fed these decisions case by case (a run's
-   * {@linkcode BootstrapAccumulator}); used when they hold the same cases with the same options,
-   * else the sums are computed here.
+   * Replicates already fed these decisions case by case (a run's
+   * {@linkcode BootstrapAccumulator}); used when they hold the same cases with the same seed and
+   * replicates and bootstrap the metrics asked for, else the replicates are computed here.
    */
   accumulated?: BootstrapAccumulator | undefined;
 }
@@ -83,15 +82,15 @@ export interface BootstrapOptions {
 export type BootstrapIntervals = ByMetric<Interval | null>;
 
 /**
- * Seeded percentile bootstrap intervals for every registered metric (accuracy, mean KL, mean
- * Brier, ECE, nll, …), resampling cases (decisions grouped by `case`) with replacement.
+ * Seeded percentile intervals for every registered metric (accuracy, mean KL, mean Brier, ECE,
+ * nll, …) by the Poisson bootstrap over cases (decisions grouped by `case`).
  *
- * A resample in which a metric is n/a (for example, no decision answered for KL) is left out of
- * that metric's interval. ECE is biased upwards under resampling, so its interval can sit above the point
- * estimate.
+ * A replicate in which a metric is n/a (for example, no decision answered for KL) is left out of
+ * that metric's interval. ECE is biased upwards under resampling, so its interval can sit above
+ * the point estimate.
  *
  * @param decisions Scored decisions.
- * @param options Resamples, seed and coverage.
+ * @param options Replicates, seed and coverage.
  * @returns One interval per metric, null when the metric is n/a (no decisions, nothing answered)
  *   or the bootstrap was skipped.
  * @throws {RangeError} When `resamples` is not a non-negative integer, `level` is not in (0, 1)
@@ -122,42 +121,40 @@ export function bootstrapIntervals(
   if (decisions.length === 0 || resamples === 0 || metrics.length === 0) {
     return intervals as BootstrapIntervals;
   }
-
-  // Each case's decisions, cases in order of first appearance.
   const perCase = [...groupBy(decisions, (d) => d.case).values()];
-  const c = perCase.length;
-  const additive = metrics.filter((m): m is AdditiveMetric => m.kind === "additive");
-  const sample = metrics.filter((m): m is SampleMetric => m.kind === "sample");
-  if (additive.length > 0) {
-    let sums = options.accumulated;
-    if (sums === undefined || !sums.holds(perCase, { resamples, seed, metrics: additive })) {
-      sums = new BootstrapAccumulator(c, { resamples, seed, metrics: additive });
-      for (const list of perCase) sums.add(list);
-    }
-    Object.assign(intervals, sums.intervals(level));
+  let sums = options.accumulated;
+  if (sums === undefined || !sums.holds(perCase, { resamples, seed, metrics })) {
+    sums = new BootstrapAccumulator(perCase.length, { resamples, seed, metrics });
+    for (const list of perCase) sums.add(list);
   }
-  if (sample.length > 0) {
-    sampleIntervals(intervals, perCase, sample, casesDrawn(seed, c, resamples), level);
-  }
+  const all = sums.intervals(level);
+  for (const m of metrics) intervals[m.name] = all[m.name] ?? null;
   return intervals as BootstrapIntervals;
 }
 
-/**
- * Whether `m` reads `owner`'s totals: it names it (`totalsOf`), and both have the same width and
- * cover the same decisions.
- */
-function sharesTotals(m: AdditiveMetric, owner: AdditiveMetric): boolean {
-  return m.totalsOf !== undefined && m.totalsOf === owner.name && owner.totalsOf === undefined &&
-    m.width === owner.width && coverageKey(m) === coverageKey(owner);
+/** The options of a bootstrap, resolved. */
+interface Resolved {
+  resamples: number;
+  seed: number;
+  metrics: readonly MetricDefinition[];
+  bootstrapped: readonly MetricDefinition[];
+}
+
+/** Options of {@linkcode BootstrapAccumulator}. */
+export interface BootstrapAccumulatorOptions extends Omit<BootstrapOptions, "accumulated"> {
+  /**
+   * The metrics bootstrapped (of `metrics`); the others get point estimates only.
+   *
+   * @default {metrics}
+   */
+  intervalMetrics?: readonly MetricDefinition[] | undefined;
 }
 
 /**
- * The bootstrap of the additive metrics fed one case at a time, so a run can sum its resamples
- * while its cases are answered and read the intervals at the end. The number of cases is known
- * before the first one is added: it fixes the seeded draws. Each case's totals are added into
- * every resample's sums weighted by how many times the resample drew the case, cases in order,
- * so the sums are the same whether they were fed during a run or all at once by
- * {@linkcode bootstrapIntervals}.
+ * The bootstrap of a group of decisions fed one case at a time, in any order, so a run can sum
+ * its replicates while its cases are answered and read the intervals at the end. Its memory does
+ * not depend on the number of cases: per additive total B sums, per sketch its bound (see
+ * {@linkcode MetricsAccumulator} for the figures).
  *
  * @example
  * ```ts
@@ -173,281 +170,169 @@ function sharesTotals(m: AdditiveMetric, owner: AdditiveMetric): boolean {
  * }));
  * const options = { resamples: 200, seed: 1, metrics: COLUMN_METRICS };
  * const sums = new BootstrapAccumulator(4, options);
- * for (const d of decisions) sums.add([d]);
+ * for (const d of decisions.toReversed()) sums.add([d]);
  * const fed = bootstrapIntervals(decisions, { ...options, accumulated: sums });
  * if (String(fed.kl) !== String(bootstrapIntervals(decisions, options).kl)) throw new Error("same");
  * ```
  */
 export class BootstrapAccumulator {
-  /** The number of cases the bootstrap resamples. */
+  /** The number of cases planned (0: not known; nothing checks it). */
   readonly cases: number;
-  readonly #resamples: number;
-  readonly #seed: number;
-  readonly #metrics: readonly AdditiveMetric[];
-  readonly #offsets: number[] = [];
-  /** The metrics that add into the totals (not those reading another one's, `totalsOf`). */
-  readonly #adders: number[] = [];
-  readonly #width: number;
-  /** Per case, per resample: how many times the resample drew the case (case-major). */
-  #counts: Uint16Array | Int32Array | null = null;
-  /** Per running total, per resample: the resample's sum (total-major). */
-  readonly #sums: Float64Array;
-  readonly #row: Float64Array;
-  readonly #ids: string[] = [];
-  readonly #sizes: number[] = [];
+  readonly #options: Resolved;
+  readonly #group: MetricGroup;
+  readonly #weights: Uint8Array;
+  #added = 0;
+  /** An order-free fingerprint of the cases added (their ids and sizes). */
+  #print = [0, 0];
 
   /**
-   * Makes an empty bootstrap of `cases` cases.
+   * Makes an empty bootstrap.
    *
-   * @param cases The number of cases that will be added (at least 1).
-   * @param options Resamples, seed and metrics (only the additive ones are summed).
-   * @throws {RangeError} When `cases` is not a positive integer or the options are invalid.
+   * @param cases The number of cases that will be added, when known (0 or more).
+   * @param options Replicates, seed, the metrics and those bootstrapped.
+   * @throws {RangeError} When `cases` is not a non-negative integer or the options are invalid.
    */
-  constructor(cases: number, options: BootstrapOptions = {}) {
-    if (!Number.isSafeInteger(cases) || cases < 1) {
-      throw new RangeError(`Cannot bootstrap: case count "${cases}" is not a positive integer`);
+  constructor(cases: number, options: BootstrapAccumulatorOptions = {}) {
+    if (!Number.isSafeInteger(cases) || cases < 0) {
+      throw new RangeError(`Cannot bootstrap: case count "${cases}" is not a count`);
     }
     const { resamples, seed } = resolveBootstrapOptions(options);
+    const metrics = options.metrics ?? METRIC_REGISTRY;
+    const wanted = options.intervalMetrics ?? metrics;
+    const bootstrapped = resamples > 0 ? metrics.filter((m) => wanted.includes(m)) : [];
     this.cases = cases;
-    this.#resamples = resamples;
-    this.#seed = seed;
-    this.#metrics = (options.metrics ?? METRIC_REGISTRY).filter((m): m is AdditiveMetric =>
-      m.kind === "additive"
-    );
-    // A metric reading another's totals (`totalsOf`) gets that metric's offset and adds nothing.
-    const owners = this.#metrics.map((m) => this.#metrics.findIndex((o) => sharesTotals(m, o)));
-    let width = 0;
-    this.#metrics.forEach((m, k) => {
-      if ((owners[k] as number) >= 0) return;
-      this.#offsets[k] = width;
-      this.#adders.push(k);
-      width += m.width;
+    this.#options = { resamples, seed, metrics, bootstrapped };
+    this.#group = new MetricGroup({
+      metrics,
+      intervalMetrics: bootstrapped,
+      resamples: bootstrapped.length > 0 ? resamples : 0,
+      cap: SKETCH_CELLS,
     });
-    owners.forEach((owner, k) => {
-      if (owner >= 0) this.#offsets[k] = this.#offsets[owner] as number;
-    });
-    this.#width = width;
-    this.#sums = new Float64Array(width * resamples);
-    this.#row = new Float64Array(width);
+    this.#weights = new Uint8Array(bootstrapped.length > 0 ? resamples : 0);
+  }
+
+  /** The seed of the case weights. */
+  get seed(): number {
+    return this.#options.seed;
+  }
+
+  /** The number of replicates. */
+  get resamples(): number {
+    return this.#options.resamples;
+  }
+
+  /** Whether any metric is bootstrapped (a case then needs its weights). */
+  get replicated(): boolean {
+    return this.#weights.length > 0;
   }
 
   /** The number of cases added so far. */
   get added(): number {
-    return this.#ids.length;
+    return this.#added;
+  }
+
+  /** Bytes held by the replicates and sketches (independent of the number of cases). */
+  get bytes(): number {
+    return this.#group.bytes + this.#weights.byteLength;
   }
 
   /**
-   * Adds the next case: its decisions (those no metric covers add nothing).
+   * Adds a case: its decisions (those no metric covers add nothing). Cases may come in any order;
+   * each must be added once.
    *
-   * @param decisions The case's decisions, in order; they share one `case` id.
-   * @throws {RangeError} When every case has been added already.
+   * @param decisions The case's decisions; they share one `case` id.
    */
   add(decisions: readonly BootstrapInput[]): void {
-    const i = this.#ids.length;
-    if (i >= this.cases) {
-      throw new RangeError(`Cannot bootstrap: all ${this.cases} cases were added already`);
-    }
-    this.#ids.push(decisions[0]?.case ?? "");
-    this.#sizes.push(decisions.length);
-    const row = this.#row;
-    const metrics = this.#metrics;
-    const adders = this.#adders;
-    row.fill(0);
-    for (const d of decisions) {
-      for (let a = 0; a < adders.length; a++) {
-        const k = adders[a] as number;
-        const m = metrics[k] as AdditiveMetric;
-        if (covers(m, d)) m.add(row, this.#offsets[k] as number, d);
-      }
-    }
-    const resamples = this.#resamples;
-    if (resamples === 0) return;
-    this.#counts ??= drawCounts(this.#seed, this.cases, resamples);
-    const counts = this.#counts;
-    const sums = this.#sums;
-    const from = i * resamples;
-    for (let j = 0; j < this.#width; j++) {
-      const v = row[j] as number;
-      if (v === 0) continue;
-      const base = j * resamples;
-      for (let r = 0; r < resamples; r++) {
-        sums[base + r] = (sums[base + r] as number) + (counts[from + r] as number) * v;
-      }
-    }
+    const id = decisions[0]?.case ?? "";
+    const weights = this.#weights.length > 0
+      ? poissonWeights(this.#options.seed, id, this.#weights)
+      : null;
+    this.addWeighted(id, decisions, weights);
   }
 
   /**
-   * Whether these are the cases added, all of them, with these options: its intervals are then
-   * the ones {@linkcode bootstrapIntervals} would sum from the decisions.
+   * Adds a case whose Poisson weights the caller drew (with this bootstrap's seed), so that
+   * groups sharing a case draw them once.
    *
-   * @param perCase Each case's decisions, cases in order.
-   * @param options Resamples, seed and the additive metrics.
-   * @returns True when the sums hold these cases.
+   * @param id The case id.
+   * @param decisions The case's decisions in this group.
+   * @param weights The case's weight per replicate, or null when there are no replicates.
+   */
+  addWeighted(id: string, decisions: readonly MetricInput[], weights: Uint8Array | null): void {
+    this.#group.addCase(decisions, weights);
+    this.#print = addPrint(this.#print, id, decisions.length);
+    this.#added++;
+  }
+
+  /**
+   * Adds another bootstrap's cases (made with the same options): the result is the bootstrap of
+   * both sets of cases.
+   *
+   * @param other The other bootstrap.
+   */
+  merge(other: BootstrapAccumulator): void {
+    this.#group.merge(other.#group);
+    this.#print = [
+      (this.#print[0] as number) + (other.#print[0] as number) >>> 0,
+      (this.#print[1] as number) + (other.#print[1] as number) >>> 0,
+    ];
+    this.#added += other.#added;
+  }
+
+  /**
+   * Whether these are the cases added, all of them (in any order), with these options: its
+   * intervals are then the ones {@linkcode bootstrapIntervals} would compute from the decisions.
+   *
+   * @param perCase Each case's decisions.
+   * @param options Replicates, seed and the metrics wanted.
+   * @returns True when the replicates hold these cases and bootstrap those metrics.
    */
   holds(
     perCase: readonly (readonly BootstrapInput[])[],
-    options: { resamples: number; seed: number; metrics: readonly AdditiveMetric[] },
+    options: { resamples: number; seed: number; metrics: readonly MetricDefinition[] },
   ): boolean {
+    const mine = this.#options;
     if (
-      perCase.length !== this.cases || this.added !== this.cases ||
-      options.resamples !== this.#resamples || options.seed !== this.#seed ||
-      options.metrics.length !== this.#metrics.length ||
-      options.metrics.some((m, k) => m !== this.#metrics[k])
+      perCase.length !== this.#added || options.resamples !== mine.resamples ||
+      options.seed !== mine.seed ||
+      options.metrics.some((m) => !mine.bootstrapped.includes(m))
     ) return false;
-    return perCase.every((list, i) =>
-      list.length === this.#sizes[i] && list[0]?.case === this.#ids[i]
-    );
+    let print = [0, 0];
+    for (const list of perCase) print = addPrint(print, list[0]?.case ?? "", list.length);
+    return print[0] === this.#print[0] && print[1] === this.#print[1];
   }
 
   /**
-   * The percentile intervals of the additive metrics.
+   * The point estimates of the metrics.
+   *
+   * @returns Each metric's value, null when n/a.
+   */
+  values(): Record<string, number | null> {
+    return this.#group.values();
+  }
+
+  /**
+   * The percentile intervals.
    *
    * @param level Coverage of the interval.
-   * @returns One interval per additive metric, null when it is n/a in every resample.
-   * @throws {RangeError} When not every case has been added.
+   * @returns One interval per metric, null when it is n/a in every replicate or not bootstrapped.
    */
   intervals(level = 0.95): Record<string, Interval | null> {
-    if (this.added !== this.cases) {
-      throw new RangeError(`Cannot bootstrap: ${this.added} of ${this.cases} cases were added`);
-    }
-    const resamples = this.#resamples;
-    const metrics = this.#metrics;
-    const stats = metrics.map(() => new Float64Array(resamples));
-    const counts = new Int32Array(metrics.length);
-    const row = this.#row;
-    for (let r = 0; r < resamples; r++) {
-      for (let j = 0; j < this.#width; j++) row[j] = this.#sums[j * resamples + r] as number;
-      for (let k = 0; k < metrics.length; k++) {
-        const v = (metrics[k] as AdditiveMetric).value(row, this.#offsets[k] as number);
-        if (v !== null) record(stats, counts, k, v);
-      }
-    }
     const out: Record<string, Interval | null> = {};
-    metrics.forEach((m, k) => {
-      out[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
-    });
-    return out;
+    for (const m of this.#options.metrics) out[m.name] = null;
+    return Object.assign(out, this.#group.intervals(level));
   }
 }
 
-/**
- * The sample metrics' intervals: each resample weighs every decision by how many times its case
- * was drawn (metrics with a weighted form), or recomputes the metric on the drawn decisions.
- */
-function sampleIntervals(
-  intervals: Record<string, Interval | null>,
-  perCase: readonly (readonly BootstrapInput[])[],
-  sample: readonly SampleMetric[],
-  draws: Int32Array,
-  level: number,
-): void {
-  const c = perCase.length;
-  const resamples = draws.length / c;
-  const covered: MetricInput[][][] = sample.map((m) =>
-    perCase.map((list) => list.filter((d) => covers(m, d)))
-  );
-  // Metrics covering the same decisions (same `over` and `types`) share one list and one weight
-  // array, filled once per resample.
-  const shared = new Map<string, { flat: MetricInput[]; caseOf: Int32Array; w: Float64Array }>();
-  const weightsOf: (Float64Array | null)[] = [];
-  const weighted = sample.map((m, k) => {
-    if (!m.prepare) return null;
-    const key = coverageKey(m);
-    let group = shared.get(key);
-    if (!group) {
-      const flat: MetricInput[] = [];
-      const caseOf: number[] = [];
-      (covered[k] as MetricInput[][]).forEach((list, i) => {
-        for (const d of list) {
-          flat.push(d);
-          caseOf.push(i);
-        }
-      });
-      group = { flat, caseOf: Int32Array.from(caseOf), w: new Float64Array(flat.length) };
-      shared.set(key, group);
-    }
-    weightsOf[k] = group.w;
-    return m.prepare(group.flat);
-  });
-  const stats = sample.map(() => new Float64Array(resamples));
-  const counts = new Int32Array(sample.length);
-  const drawCount = new Float64Array(c);
-  const drawn = new Int32Array(c);
-  for (let r = 0; r < resamples; r++) {
-    const base = r * c;
-    drawCount.fill(0);
-    for (let k = 0; k < c; k++) {
-      const i = draws[base + k] as number;
-      drawn[k] = i;
-      drawCount[i] = (drawCount[i] as number) + 1;
-    }
-    for (const group of shared.values()) {
-      const { w, caseOf } = group;
-      for (let j = 0; j < w.length; j++) w[j] = drawCount[caseOf[j] as number] as number;
-    }
-    for (let k = 0; k < sample.length; k++) {
-      const fast = weighted[k];
-      if (fast) {
-        const v = fast(weightsOf[k] as Float64Array, r);
-        if (v !== null) record(stats, counts, k, v);
-        continue;
-      }
-      const perDrawn = covered[k] as MetricInput[][];
-      const list: MetricInput[] = [];
-      for (const i of drawn) for (const d of perDrawn[i] as MetricInput[]) list.push(d);
-      const v = (sample[k] as SampleMetric).compute(list);
-      if (v !== null) record(stats, counts, k, v);
-    }
-  }
-  sample.forEach((m, k) => {
-    intervals[m.name] = percentileInterval(stats[k] as Float64Array, counts[k] as number, level);
-  });
-}
+/** The last case's key (a case's groups add it one after the other). */
+let lastKey: { id: string; key: [number, number] } = { id: "", key: caseKey(0, "") };
 
-/**
- * The case indices every resample draws: `resamples` × `c` draws of one seeded sequence, the
- * same as drawing them one by one. Breakdown groups of the same size (the 20 questions of 100
- * cases, the workflows, the summary and its types of 400) draw the same indices, so the last few
- * sequences are kept.
- */
-const drawCache = new Map<string, Int32Array>();
-
-function casesDrawn(seed: number, c: number, resamples: number): Int32Array {
-  const key = `${seed}:${c}:${resamples}`;
-  let draws = drawCache.get(key);
-  if (draws === undefined) {
-    draws = randomInts(seed, c, c * resamples);
-    if (drawCache.size >= 4) drawCache.delete(drawCache.keys().next().value as string);
-    drawCache.set(key, draws);
-  }
-  return draws;
-}
-
-/** How many times each resample draws each case, case-major (`counts[i * resamples + r]`). */
-const countCache = new Map<string, Uint16Array | Int32Array>();
-
-function drawCounts(seed: number, c: number, resamples: number): Uint16Array | Int32Array {
-  const key = `${seed}:${c}:${resamples}`;
-  let counts = countCache.get(key);
-  if (counts === undefined) {
-    const draws = casesDrawn(seed, c, resamples);
-    // A resample draws a case at most c times: 16 bits hold that below 65,536 cases.
-    counts = c < 65_536 ? new Uint16Array(c * resamples) : new Int32Array(c * resamples);
-    for (let r = 0; r < resamples; r++) {
-      const base = r * c;
-      for (let k = 0; k < c; k++) {
-        const at = (draws[base + k] as number) * resamples + r;
-        counts[at] = (counts[at] as number) + 1;
-      }
-    }
-    if (countCache.size >= 4) countCache.delete(countCache.keys().next().value as string);
-    countCache.set(key, counts);
-  }
-  return counts;
-}
-
-function record(stats: Float64Array[], counts: Int32Array, k: number, value: number): void {
-  const n = counts[k] as number;
-  (stats[k] as Float64Array)[n] = value;
-  counts[k] = n + 1;
+/** The fingerprint with one more case: sums of hashes, so the order of cases does not count. */
+function addPrint(print: number[], id: string, size: number): number[] {
+  if (lastKey.id !== id) lastKey = { id, key: caseKey(0, id) };
+  const [a, b] = lastKey.key;
+  return [
+    (print[0] as number) + fmix32((a ^ size) >>> 0) >>> 0,
+    (print[1] as number) + fmix32((b + size) >>> 0) >>> 0,
+  ];
 }

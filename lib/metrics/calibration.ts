@@ -24,7 +24,8 @@
  *   E_b) and is not clamped: a value at or below 0 means the miscalibration is within sampling
  *   noise.
  * - `ece_per_question`: the headline 10-bin ECE computed within each question
- *   (`workflow/question`) and averaged with equal weight over questions with an answered decision.
+ *   (`workflow/question`) and averaged with equal weight over questions with an answered decision
+ *   (30 sums per question: memory grows with questions, not decisions).
  * - `mce`: maximum calibration error, max_b |acc_b − conf_b| over the non-empty headline bins
  *   (10 equal-width, min(⌊conf·10⌋, 9)): the largest gap in the reliability table.
  *
@@ -32,15 +33,22 @@
  */
 import { addAt, BIN_COUNT } from "./_bins.ts";
 import { questionKey } from "./_distribution.ts";
+import { CELLS_NOTE, quantize, SKETCH_CELLS } from "./_cells.ts";
 import {
-  ones,
-  prepareTies,
-  type SharedTies,
-  sharedTies,
+  derivedOf,
+  TIES_SKETCH,
+  tiesOf,
+  tiesOfList,
+  type TiesState,
   type WeightedTies,
-  weighTies,
 } from "./_confidence.ts";
-import type { AdditiveMetric, MetricInput, SampleMetric } from "./registry.ts";
+import type {
+  AdditiveMetric,
+  MetricInput,
+  SampleMetric,
+  Sketch,
+  SketchOptions,
+} from "./registry.ts";
 
 /** The fields the binning functions read from a decision. */
 export interface ConfidenceInput {
@@ -139,7 +147,7 @@ export function calibrationBins(
       put(widthBin(d.confidence, bins), d.confidence, 1, d.correct ? 1 : 0);
     }
   } else {
-    return equalMassBins(weighTies(prepareTies(decisions)), bins);
+    return equalMassBins(tiesOf(tiesOfList(decisions, SKETCH_CELLS), -1), bins);
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
@@ -163,43 +171,22 @@ function equalMassBins(ties: WeightedTies, bins: number): CalibrationBin[] {
     }
     bin.n += n;
     bin.correct += ties.correct[t] as number;
-    bin.confidenceSum += n === 1 ? value : value * n;
+    bin.confidenceSum += ties.sums[t] as number;
     bin.upper = value;
     first += n;
   }
   return out;
 }
 
-/** The latest 15 equal-mass bins of each shared run set, by the run set's version. */
-const bins15 = {
-  map: new WeakMap<SharedTies, { version: number; bins: CalibrationBin[] | null }>(),
-  get(shared: SharedTies): { version: number; bins: CalibrationBin[] | null } {
-    let entry = this.map.get(shared);
-    if (!entry) this.map.set(shared, entry = { version: -1, bins: null });
-    return entry;
-  },
-};
-
-/** A sample metric over 15 equal-mass bins, with its weighted form for the bootstrap. */
+/** A sample metric over 15 equal-mass bins of the tie runs (shared by the metrics reading them). */
 function equalMassMetric(
   estimate: (bins: readonly CalibrationBin[]) => number | null,
-): Pick<SampleMetric, "compute" | "prepare"> {
-  const prepare = (decisions: readonly MetricInput[]) => {
-    // `ece_em` and `ece_debiased` read the same bins of the same resample: computed once.
-    const shared = sharedTies(decisions);
-    const cache = bins15.get(shared);
-    return (weights: Float64Array, stamp?: number) => {
-      const ties = shared.weigh(weights, stamp);
-      const hit = cache.version === shared.version ? cache.bins : null;
-      const bins = hit ?? equalMassBins(ties, 15);
-      cache.version = shared.version;
-      cache.bins = bins;
-      return estimate(bins);
-    };
-  };
+): Pick<SampleMetric, "kind" | "sketch" | "value"> {
   return {
-    prepare,
-    compute: (decisions) => estimate(equalMassBins(sharedTies(decisions).unweighted(), 15)),
+    kind: "sample",
+    sketch: TIES_SKETCH,
+    value: (state, replicate) =>
+      estimate(derivedOf(state as TiesState, replicate, "bins15", (t) => equalMassBins(t, 15))),
   };
 }
 
@@ -308,65 +295,125 @@ export function perQuestionEce(
   })[],
   bins: number = BIN_COUNT,
 ): number | null {
-  return preparePerQuestion(decisions, bins)(undefined);
+  const sketch = perQuestionSketch(bins);
+  const state = sketch.create({ replicates: 0, cap: SKETCH_CELLS });
+  for (const d of decisions) sketch.add(state, d, null);
+  return perQuestionValue(state as PerQuestionState, -1);
+}
+
+/** One question's bins: point sums side by side per bin, and per replicate. */
+interface QuestionBins {
+  /** Per bin: decisions, correct ones, confidence sum (3·bins). */
+  point: Float64Array;
+  /** Per bin, per replicate (bin-major): weighted decisions. */
+  n: Uint32Array;
+  /** Weighted correct decisions. */
+  correct: Uint32Array;
+  /** Weighted confidence sums (values rounded to 2^-24). */
+  confidence: Float64Array;
+}
+
+/** The per-question sketch's state. */
+interface PerQuestionState {
+  bins: number;
+  replicates: number;
+  questions: Map<string, QuestionBins>;
 }
 
 /**
- * The per-question ECE's weighted form: each answered decision's question and bin found once;
- * a weighting then adds into per-question bin totals.
+ * The per-question equal-width bins: per question 3·bins sums, and 3·bins·B with B replicates
+ * (memory grows with the number of questions, never with the number of decisions).
  */
-function preparePerQuestion(
-  decisions: readonly (ConfidenceInput & {
-    workflow?: string | undefined;
-    question?: string | undefined;
-  })[],
-  bins: number,
-): (weights: Float64Array | undefined) => number | null {
-  const index = new Map<string, number>();
-  // Each bin's three sums side by side (decisions, correct ones, confidences): `at` is where
-  // decision i's bin starts, −1 when it is not answered.
-  const at = new Int32Array(decisions.length).fill(-1);
-  const confidence = new Float64Array(decisions.length);
-  const correct = new Float64Array(decisions.length);
-  decisions.forEach((d, i) => {
-    if (typeof d.confidence !== "number") return;
-    const key = questionKey(d);
-    let q = index.get(key);
-    if (q === undefined) index.set(key, q = index.size);
-    at[i] = 3 * (q * bins + widthBin(d.confidence, bins));
-    confidence[i] = d.confidence;
-    correct[i] = d.correct ? 1 : 0;
-  });
-  const questions = index.size;
-  const sums = new Float64Array(3 * questions * bins);
-  return (weights) => {
-    // Without weights each decision counts 1 (the same sums, one loop).
-    const w = weights ?? ones(decisions.length);
-    sums.fill(0);
-    for (let i = 0; i < at.length; i++) {
-      const j = at[i] as number;
-      if (j < 0) continue;
-      // Adding a weight of 0 leaves every sum as it was: no branch on it (nor on `correct`).
-      const wi = w[i] as number;
-      sums[j] = (sums[j] as number) + wi;
-      sums[j + 1] = (sums[j + 1] as number) + wi * (correct[i] as number);
-      sums[j + 2] = (sums[j + 2] as number) + wi * (confidence[i] as number);
-    }
-    let sum = 0;
-    let count = 0;
-    for (let q = 0; q < questions; q++) {
-      let total = 0;
-      let gaps = 0;
-      for (let b = 3 * q * bins; b < 3 * (q + 1) * bins; b += 3) {
-        total += sums[b] as number;
-        gaps += Math.abs((sums[b + 1] as number) - (sums[b + 2] as number));
+function perQuestionSketch(bins: number): Sketch {
+  return {
+    name: `per_question_${bins}`,
+    create: (options: SketchOptions): PerQuestionState => ({
+      bins,
+      replicates: options.replicates,
+      questions: new Map(),
+    }),
+    add(state: unknown, d: MetricInput, weights: Uint8Array | null): void {
+      if (typeof d.confidence !== "number") return;
+      const s = state as PerQuestionState;
+      const q = questionBins(s, questionKey(d));
+      const b = widthBin(d.confidence, bins);
+      const j = 3 * b;
+      const hit = d.correct ? 1 : 0;
+      q.point[j] = (q.point[j] as number) + 1;
+      q.point[j + 1] = (q.point[j + 1] as number) + hit;
+      q.point[j + 2] = (q.point[j + 2] as number) + d.confidence;
+      if (weights === null || s.replicates === 0) return;
+      const value = quantize(d.confidence);
+      const base = b * s.replicates;
+      for (let r = 0; r < s.replicates; r++) {
+        const w = weights[r] as number;
+        q.n[base + r] = (q.n[base + r] as number) + w;
+        q.correct[base + r] = (q.correct[base + r] as number) + w * hit;
+        q.confidence[base + r] = (q.confidence[base + r] as number) + w * value;
       }
-      if (total === 0) continue;
-      sum += gaps / total;
-      count++;
-    }
-    return count === 0 ? null : sum / count;
+    },
+    merge(into: unknown, from: unknown): void {
+      const s = into as PerQuestionState;
+      for (const [key, other] of (from as PerQuestionState).questions) {
+        const q = questionBins(s, key);
+        other.point.forEach((v, i) => q.point[i] = (q.point[i] as number) + v);
+        other.n.forEach((v, i) => q.n[i] = (q.n[i] as number) + v);
+        other.correct.forEach((v, i) => q.correct[i] = (q.correct[i] as number) + v);
+        other.confidence.forEach((v, i) => q.confidence[i] = (q.confidence[i] as number) + v);
+      }
+    },
+    bytes(state: unknown): number {
+      let bytes = 0;
+      for (const q of (state as PerQuestionState).questions.values()) {
+        bytes += q.point.byteLength + q.n.byteLength + q.correct.byteLength +
+          q.confidence.byteLength + 16;
+      }
+      return bytes;
+    },
   };
+}
+
+function questionBins(state: PerQuestionState, key: string): QuestionBins {
+  let q = state.questions.get(key);
+  if (q === undefined) {
+    const size = state.bins * state.replicates;
+    q = {
+      point: new Float64Array(3 * state.bins),
+      n: new Uint32Array(size),
+      correct: new Uint32Array(size),
+      confidence: new Float64Array(size),
+    };
+    state.questions.set(key, q);
+  }
+  return q;
+}
+
+/** The mean over questions of each question's ECE, in a replicate (−1: the point estimate). */
+function perQuestionValue(state: PerQuestionState, replicate: number): number | null {
+  const { bins, replicates } = state;
+  let sum = 0;
+  let count = 0;
+  // Questions in key order: the same sum whatever order their decisions came in.
+  const keys = [...state.questions.keys()].sort();
+  for (const key of keys) {
+    const q = state.questions.get(key) as QuestionBins;
+    let total = 0;
+    let gaps = 0;
+    for (let b = 0; b < bins; b++) {
+      if (replicate < 0) {
+        total += q.point[3 * b] as number;
+        gaps += Math.abs((q.point[3 * b + 1] as number) - (q.point[3 * b + 2] as number));
+      } else {
+        const i = b * replicates + replicate;
+        total += q.n[i] as number;
+        gaps += Math.abs((q.correct[i] as number) - (q.confidence[i] as number));
+      }
+    }
+    if (total === 0) continue;
+    sum += gaps / total;
+    count++;
+  }
+  return count === 0 ? null : sum / count;
 }
 
 const TOP_LABEL = {
@@ -425,9 +472,8 @@ export const ECE_EM: SampleMetric = {
   name: "ece_em",
   label: "ECE (15 equal-mass)",
   description:
-    "Top-label ECE, 15 equal-mass bins by confidence rank with ties kept in one bin (Nixon et al. 2019), answered decisions",
+    `Top-label ECE, 15 equal-mass bins by confidence rank with ties kept in one bin (Nixon et al. 2019), answered decisions; confidences ${CELLS_NOTE}`,
   ...TOP_LABEL,
-  kind: "sample",
   ...equalMassMetric(eceOfBins),
 };
 
@@ -436,10 +482,9 @@ export const ECE_DEBIASED: SampleMetric = {
   name: "ece_debiased",
   label: "ECE (debiased)",
   description:
-    "Debiased ℓ1 top-label ECE (Kumar, Liang & Ma 2019; normal expectation exact), 15 equal-mass bins, answered decisions",
+    `Debiased ℓ1 top-label ECE (Kumar, Liang & Ma 2019; normal expectation exact), the 15 equal-mass bins of ece_em, answered decisions; confidences ${CELLS_NOTE}`,
   ...TOP_LABEL,
   range: [-1, 1],
-  kind: "sample",
   ...equalMassMetric(debiasedEceOfBins),
 };
 
@@ -451,11 +496,8 @@ export const ECE_PER_QUESTION: SampleMetric = {
     "Unweighted mean over questions (workflow/question) of each question's 10-bin top-label ECE, answered decisions",
   ...TOP_LABEL,
   kind: "sample",
-  compute: (decisions) => perQuestionEce(decisions, BIN_COUNT),
-  prepare: (decisions) => {
-    const weighted = preparePerQuestion(decisions, BIN_COUNT);
-    return (weights) => weighted(weights);
-  },
+  sketch: perQuestionSketch(BIN_COUNT),
+  value: (state, replicate) => perQuestionValue(state as PerQuestionState, replicate),
 };
 
 /** `mce`: the largest |accuracy − confidence| over the non-empty headline (10-bin) bins. */

@@ -1,10 +1,12 @@
 /**
  * Metrics over scored decisions (SPEC §5): scoring one decision, aggregate metrics with their
- * metadata, seeded bootstrap intervals resampling cases, run summaries and breakdowns with the
- * star rating, a paired comparison of two runs, and the seeded generator they share.
+ * metadata, seeded Poisson bootstrap intervals over cases, run summaries and breakdowns with the
+ * star rating, a paired comparison of two runs, and a seeded generator for shuffles.
  *
- * Everything here is a pure function over plain arrays: pass `DecisionRecord`s (or any objects
- * with the fields a function reads). Metrics with nothing to average are `null` ("n/a").
+ * A run feeds one `MetricsAccumulator` case by case, in any order, in bounded memory; the
+ * functions over plain arrays (`summarize`, `breakdown`, `bootstrapIntervals`, `computeMetrics`)
+ * give the same figures from `DecisionRecord`s (or any objects with the fields a function reads).
+ * Metrics with nothing to average are `null` ("n/a").
  *
  * @example
  * ```ts
@@ -33,7 +35,7 @@ export * from "./rng.ts";
 export * from "./bootstrap.ts";
 export * from "./summary.ts";
 export * from "./paired.ts";
-export * from "./registry.ts";
+export * from "./accumulator.ts";
 // The calibration measures' registry definitions are reached through the registry; these are
 // the estimators and analyses behind them.
 export {

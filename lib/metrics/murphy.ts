@@ -15,12 +15,18 @@
  * - uncertainty `brier_unc` = ō (1 − ō) (a property of the labels, not the model).
  *
  * Because every group shares one forecast, rel − res + unc equals mean (f − o)² exactly (up to
- * floating-point rounding); with binned forecasts it would not.
+ * floating-point rounding).
+ *
+ * Bounded summary: the forecasts go into a histogram (`_cells.ts`) of at most `SKETCH_CELLS`
+ * cells, each one distinct forecast with its count and yes count, beside the sums N, Σf², Σf·o,
+ * Σ(f − o)². Past that many distinct forecasts, a cell is a dyadic grid cell of forecasts treated
+ * as one group: then with S = Σ_k yes_k²/n_k over cells, N·rel = Σf² − 2Σf·o + S and
+ * N·res = S − N·ō², so rel − res + unc still equals mean (f − o)².
  *
  * @module
  */
-import type { MetricInput, SampleMetric } from "./registry.ts";
-import { LastWeights, ones } from "./_confidence.ts";
+import type { SampleMetric, Sketch, SketchOptions } from "./registry.ts";
+import { Cells, CELLS_NOTE, quantize, SKETCH_CELLS } from "./_cells.ts";
 import { probabilityOf } from "./_distribution.ts";
 
 /** The fields the decomposition reads from a decision. */
@@ -69,106 +75,120 @@ export interface MurphyDecomposition {
 export function murphyDecomposition(
   decisions: readonly MurphyInput[],
 ): MurphyDecomposition | null {
-  return prepareMurphy(decisions)(undefined);
+  const state = FORECASTS_SKETCH.create({ replicates: 0, cap: SKETCH_CELLS });
+  for (const d of decisions) FORECASTS_SKETCH.add(state, d, null);
+  return decomposition(state as ForecastState, -1);
 }
 
-/**
- * The decomposition's weighted form: each decision's forecast group found once; a weighting
- * (decision i counted weights[i] times) then sums per group.
- */
-function prepareMurphy(
-  decisions: readonly MurphyInput[],
-): (weights: Float64Array | undefined) => MurphyDecomposition | null {
-  const groupOf = new Map<number, number>();
-  const forecasts: number[] = [];
-  const group = new Int32Array(decisions.length).fill(-1);
-  const forecast = new Float64Array(decisions.length);
-  const outcome = new Float64Array(decisions.length);
-  decisions.forEach((d, i) => {
+/** The forecasts' sketch state: the histogram and the additive sums, point and per replicate. */
+interface ForecastState {
+  readonly cells: Cells;
+  /** Σf², Σf·o, Σ(f − o)² (point). */
+  readonly sums: Float64Array;
+  /** The same per replicate (sum-major, values rounded to 2^-24). */
+  readonly replicateSums: Float64Array;
+  /** The decomposition last computed, and its replicate (NaN: none). */
+  last: MurphyDecomposition | null;
+  lastReplicate: number;
+}
+
+/** The yes/no forecasts and their labels (answered yes/no decisions). */
+const FORECASTS_SKETCH: Sketch = {
+  name: "forecasts",
+  create: (options: SketchOptions): ForecastState => ({
+    cells: new Cells(options.cap, options.replicates, false),
+    sums: new Float64Array(3),
+    replicateSums: new Float64Array(3 * options.replicates),
+    last: null,
+    lastReplicate: Number.NaN,
+  }),
+  add(state: unknown, d: MurphyInput, weights: Uint8Array | null): void {
     if (!d.predicted || d.gold === undefined || d.gold === null) return;
+    const s = state as ForecastState;
     const f = probabilityOf(d.predicted, "true");
-    let g = groupOf.get(f);
-    if (g === undefined) {
-      groupOf.set(f, g = forecasts.length);
-      forecasts.push(f);
+    const o = d.gold === "true" ? 1 : 0;
+    s.cells.add(f, o, weights);
+    const terms = [f * f, f * o, (f - o) * (f - o)];
+    for (let j = 0; j < 3; j++) s.sums[j] = (s.sums[j] as number) + (terms[j] as number);
+    s.lastReplicate = Number.NaN;
+    const b = s.cells.replicates;
+    if (weights === null || b === 0) return;
+    for (let j = 0; j < 3; j++) {
+      const q = quantize(terms[j] as number);
+      for (let r = 0; r < b; r++) {
+        s.replicateSums[j * b + r] = (s.replicateSums[j * b + r] as number) +
+          (weights[r] as number) * q;
+      }
     }
-    group[i] = g;
-    forecast[i] = f;
-    outcome[i] = d.gold === "true" ? 1 : 0;
-  });
-  const size = new Float64Array(forecasts.length);
-  const yes = new Float64Array(forecasts.length);
-  return (weights) => {
-    size.fill(0);
-    yes.fill(0);
-    let n = 0;
-    let totalYes = 0;
-    let squared = 0;
-    // Without weights each decision counts 1 (the same sums, one loop).
-    const ws = weights ?? ones(decisions.length);
-    for (let i = 0; i < group.length; i++) {
-      const g = group[i] as number;
-      if (g < 0) continue;
-      // Adding a weight of 0 leaves every sum as it was: no branch on it.
-      const w = ws[i] as number;
-      const o = outcome[i] as number;
-      const f = forecast[i] as number;
-      size[g] = (size[g] as number) + w;
-      yes[g] = (yes[g] as number) + w * o;
-      n += w;
-      totalYes += w * o;
-      squared += w * (f - o) * (f - o);
-    }
-    if (n === 0) return null;
-    const base = totalYes / n;
-    let reliability = 0;
-    let resolution = 0;
-    let groups = 0;
-    for (let g = 0; g < forecasts.length; g++) {
-      const k = size[g] as number;
-      if (k === 0) continue;
-      groups++;
-      const f = forecasts[g] as number;
-      const rate = (yes[g] as number) / k;
+  },
+  merge(into: unknown, from: unknown): void {
+    const s = into as ForecastState;
+    const other = from as ForecastState;
+    s.cells.merge(other.cells);
+    other.sums.forEach((v, j) => s.sums[j] = (s.sums[j] as number) + v);
+    other.replicateSums.forEach((v, j) => s.replicateSums[j] = (s.replicateSums[j] as number) + v);
+    s.lastReplicate = Number.NaN;
+  },
+  bytes: (state: unknown) => {
+    const s = state as ForecastState;
+    return s.cells.bytes + s.sums.byteLength + s.replicateSums.byteLength;
+  },
+};
+
+/** The decomposition of a replicate (−1: the point estimate), kept for the three components. */
+function decomposition(state: ForecastState, replicate: number): MurphyDecomposition | null {
+  if (state.lastReplicate === replicate) return state.last;
+  state.last = decompose(state, replicate);
+  state.lastReplicate = replicate;
+  return state.last;
+}
+
+function decompose(state: ForecastState, replicate: number): MurphyDecomposition | null {
+  const { cells } = state;
+  const b = cells.replicates;
+  const sum = (j: number) =>
+    replicate < 0 ? state.sums[j] as number : state.replicateSums[j * b + replicate] as number;
+  let n = 0;
+  let totalYes = 0;
+  // Cells in ascending order of forecast: the same sums whatever order the decisions came in.
+  const order = cells.order();
+  for (const c of order) {
+    n += cells.n(c, replicate);
+    totalYes += cells.hits(c, replicate);
+  }
+  if (n === 0) return null;
+  const base = totalYes / n;
+  let reliability = 0;
+  let resolution = 0;
+  let spread = 0;
+  let groups = 0;
+  for (const c of order) {
+    const k = cells.n(c, replicate);
+    if (k === 0) continue;
+    groups++;
+    const yes = cells.hits(c, replicate);
+    const rate = yes / k;
+    if (cells.exact) {
+      const f = cells.value(c);
       reliability += k * (f - rate) * (f - rate);
       resolution += k * (rate - base) * (rate - base);
+    } else {
+      spread += yes * rate;
     }
-    return {
-      n,
-      groups,
-      brier: squared / n,
-      reliability: reliability / n,
-      resolution: resolution / n,
-      uncertainty: base * (1 - base),
-      baseRate: base,
-    };
+  }
+  if (!cells.exact) {
+    reliability = Math.max(0, sum(0) - 2 * sum(1) + spread);
+    resolution = Math.max(0, spread - n * base * base);
+  }
+  return {
+    n,
+    groups,
+    brier: sum(2) / n,
+    reliability: reliability / n,
+    resolution: resolution / n,
+    uncertainty: base * (1 - base),
+    baseRate: base,
   };
-}
-
-let lastMurphy: {
-  decisions: readonly MurphyInput[];
-  weighted: (weights: Float64Array, stamp?: number) => MurphyDecomposition | null;
-} | null = null;
-
-/**
- * The weighted decomposition shared by the three components in one bootstrap (they read the
- * same decision list): computed once per resample, reused while the weights are unchanged.
- */
-function sharedMurphy(
-  decisions: readonly MurphyInput[],
-): (weights: Float64Array, stamp?: number) => MurphyDecomposition | null {
-  if (lastMurphy && lastMurphy.decisions === decisions) return lastMurphy.weighted;
-  const compute = prepareMurphy(decisions);
-  const kept = new LastWeights();
-  let last: MurphyDecomposition | null = null;
-  const weighted = (weights: Float64Array, stamp?: number) => {
-    if (kept.same(weights, stamp)) return last;
-    last = compute(weights);
-    kept.keep(weights, stamp);
-    return last;
-  };
-  lastMurphy = { decisions, weighted };
-  return weighted;
 }
 
 function component(
@@ -188,16 +208,10 @@ function component(
     format: "number",
     types: ["noul"],
     kind: "sample",
-    compute(decisions: readonly MetricInput[]): number | null {
-      const m = murphyDecomposition(decisions);
+    sketch: FORECASTS_SKETCH,
+    value(state: unknown, replicate: number): number | null {
+      const m = decomposition(state as ForecastState, replicate);
       return m === null ? null : pick(m);
-    },
-    prepare(decisions: readonly MetricInput[]) {
-      const weighted = sharedMurphy(decisions);
-      return (weights: Float64Array, stamp?: number) => {
-        const m = weighted(weights, stamp);
-        return m === null ? null : pick(m);
-      };
     },
   };
 }
@@ -206,7 +220,7 @@ function component(
 export const BRIER_REL: SampleMetric = component(
   "brier_rel",
   "Brier reliability",
-  "Murphy (1973) reliability of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(f_k − ō_k)²/N",
+  `Murphy (1973) reliability of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(f_k − ō_k)²/N; forecasts ${CELLS_NOTE}`,
   false,
   (m) => m.reliability,
 );
@@ -215,7 +229,7 @@ export const BRIER_REL: SampleMetric = component(
 export const BRIER_RES: SampleMetric = component(
   "brier_res",
   "Brier resolution",
-  "Murphy (1973) resolution of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(ō_k − ō)²/N",
+  `Murphy (1973) resolution of P(yes) vs the gold label, yes/no questions, grouped by distinct forecast: Σ n_k(ō_k − ō)²/N; forecasts ${CELLS_NOTE}`,
   true,
   (m) => m.resolution,
 );

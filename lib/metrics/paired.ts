@@ -8,8 +8,8 @@ import { isAnswered } from "./_answered.ts";
 import type { AccuracyInput } from "./aggregate.ts";
 import type { BootstrapOptions, Interval } from "./bootstrap.ts";
 import { percentileInterval } from "./_quantile.ts";
+import { poissonWeights } from "./_poisson.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
-import { randomInts } from "./rng.ts";
 
 /** The fields the paired comparison reads from a decision (a `DecisionRecord` has them all). */
 export interface PairedInput extends AccuracyInput {
@@ -121,9 +121,10 @@ export function mcnemarExact(onlyA: number, onlyB: number): number {
 /**
  * Compares run B with run A on the decisions both share (matched by `case/question`).
  *
- * A decision with an error counts as wrong. The difference interval is a paired percentile
- * bootstrap resampling shared cases with replacement (each draw keeps both runs' answers of that
- * case together).
+ * A decision with an error counts as wrong. The difference interval is a paired Poisson bootstrap
+ * over shared cases: in replicate b a case weighs its Poisson(1) draw from (seed, case id, b) —
+ * the weights `bootstrapIntervals` gives each run's case — on both runs' answers together; the
+ * interval is the percentile one of Σw·(right B − right A)/Σw·n over the replicates.
  *
  * @param a Decisions of run A (the baseline).
  * @param b Decisions of run B.
@@ -184,7 +185,7 @@ export function pairedComparison(
     accuracyA,
     accuracyB,
     difference: accuracyA === null || accuracyB === null ? null : accuracyB - accuracyA,
-    interval: pairedInterval([...perCase.values()], resamples, seed, level),
+    interval: pairedInterval(perCase, resamples, seed, level),
     mcnemar: total,
     pValue: mcnemarExact(total.onlyA, total.onlyB),
     byWorkflow: [...workflows].map(([key, counts]) => row(key, counts)),
@@ -245,26 +246,28 @@ function row(key: string, counts: McNemarCounts): PairedRow {
 }
 
 function pairedInterval(
-  cases: readonly { n: number; a: number; b: number }[],
+  cases: ReadonlyMap<string, { n: number; a: number; b: number }>,
   resamples: number,
   seed: number,
   level: number,
 ): Interval | null {
-  const c = cases.length;
-  if (c === 0 || resamples === 0) return null;
-  const n = Float64Array.from(cases, (x) => x.n);
-  const delta = Float64Array.from(cases, (x) => x.b - x.a);
-  const draws = randomInts(seed, c, c * resamples);
-  const stats = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let sn = 0;
-    let sd = 0;
-    for (let k = 0, base = r * c; k < c; k++) {
-      const i = draws[base + k] as number;
-      sn += n[i] as number;
-      sd += delta[i] as number;
+  if (cases.size === 0 || resamples === 0) return null;
+  const n = new Float64Array(resamples);
+  const delta = new Float64Array(resamples);
+  const weights = new Uint8Array(resamples);
+  for (const [id, c] of cases) {
+    poissonWeights(seed, id, weights);
+    const d = c.b - c.a;
+    for (let r = 0; r < resamples; r++) {
+      const w = weights[r] as number;
+      n[r] = (n[r] as number) + w * c.n;
+      delta[r] = (delta[r] as number) + w * d;
     }
-    stats[r] = sd / sn;
   }
-  return percentileInterval(stats, resamples, level);
+  // A replicate that weighs no shared case has no difference: left out.
+  let kept = 0;
+  for (let r = 0; r < resamples; r++) {
+    if ((n[r] as number) > 0) delta[kept++] = (delta[r] as number) / (n[r] as number);
+  }
+  return percentileInterval(delta, kept, level);
 }

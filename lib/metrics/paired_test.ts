@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { assertClose } from "./_assert_close.ts";
 import { percentile } from "./aggregate.ts";
 import { mcnemarExact, pairedComparison, type PairedInput } from "./paired.ts";
-import { randomInt, seededRandom } from "./rng.ts";
+import { poissonWeights } from "./_poisson.ts";
+import { shuffle } from "./rng.ts";
 
 const timeout = { kind: "timeout" as const, message: "Timed out" };
 
@@ -106,13 +107,31 @@ Deno.test("`pairedComparison()` compares the shared decisions with hand-computed
   assert.equal(r.pValue, 1); // 2·(1 + 3)/8 = 1
 });
 
-Deno.test("`pairedComparison()` bootstraps the difference by resampling shared cases", () => {
+Deno.test("`pairedComparison()` bootstraps the difference by weighing shared cases", () => {
   // per case: c1 has 2 shared decisions, B − A = 2 − 1 = +1; c2 has 2, B − A = 1 − 1 = 0.
-  // Drawing 2 cases: (c1, c1) → 2/4, (c1, c2) → 1/4, (c2, c2) → 0/4 with probabilities
-  // 1/4, 1/2, 1/4, so the 95% interval is [0, 0.5] and contains the point difference 0.25.
+  // Weighing them w1, w2 gives w1/(2·w1 + 2·w2): 0.5 when w2 = 0 < w1 and 0 when w1 = 0 < w2
+  // (about 23% of replicates each), so the 95% interval is [0, 0.5] around the difference 0.25.
   const r = pairedComparison(runA, runB, { seed: 3 });
   assert.deepEqual(r.interval, [0, 0.5]);
   assert.deepEqual(pairedComparison(runA, runB, { seed: 3 }).interval, r.interval);
+});
+
+Deno.test("`pairedComparison()` weighs a case the same in both runs, whatever their order", () => {
+  const run = Array.from({ length: 90 }, (_, i) => ({
+    case: `c${i % 30}`,
+    workflow: "w",
+    question: `q${Math.floor(i / 30)}`,
+    correct: (i * 7919) % 10 < 6,
+    error: null,
+  }));
+  // The same answers in both runs: every replicate's difference is 0.
+  assert.deepEqual(pairedComparison(run, shuffle(run, 4)).interval, [0, 0]);
+  const better = run.map((d, i) => ({ ...d, correct: d.correct || i % 7 === 0 }));
+  const r = pairedComparison(run, better, { seed: 5 });
+  const shuffled = pairedComparison(shuffle(run, 1), shuffle(better, 2), { seed: 5 });
+  assert.deepEqual(shuffled.interval, r.interval);
+  assert.deepEqual(shuffled.mcnemar, r.mcnemar);
+  assert.ok(r.interval && r.interval[0] <= r.difference! && r.difference! <= r.interval[1]);
 });
 
 Deno.test("`pairedComparison()` gives per-workflow and per-question rows", () => {
@@ -174,7 +193,7 @@ Deno.test("`pairedComparison()` finds a clear winner significant", () => {
   );
 });
 
-Deno.test("`pairedComparison()`'s interval equals a naive paired bootstrap with the same draws", () => {
+Deno.test("`pairedComparison()`'s interval equals a naive paired Poisson bootstrap with the same weights", () => {
   const make = (p: number) =>
     Array.from({ length: 60 }, (_, i) => ({
       case: `c${i % 20}`,
@@ -186,7 +205,7 @@ Deno.test("`pairedComparison()`'s interval equals a naive paired bootstrap with 
   const a = make(0.5);
   const b = make(0.7);
   const { interval } = pairedComparison(a, b, { resamples: 300, seed: 11 });
-  // Cases in first-seen order, each drawn whole: the mean of B − A over the drawn decisions.
+  // Each case weighs its Poisson weight for (seed, case, replicate) on both runs' decisions.
   const ids = [...new Set(a.map((d) => d.case))];
   const per = ids.map((id) => {
     const da = a.filter((d) => d.case === id);
@@ -194,19 +213,18 @@ Deno.test("`pairedComparison()`'s interval equals a naive paired bootstrap with 
     return {
       n: da.length,
       delta: db.filter((d) => d.correct).length - da.filter((d) => d.correct).length,
+      w: poissonWeights(11, id, new Uint8Array(300)),
     };
   });
-  const random = seededRandom(11);
   const stats: number[] = [];
   for (let r = 0; r < 300; r++) {
     let n = 0;
     let delta = 0;
-    for (let k = 0; k < per.length; k++) {
-      const x = per[randomInt(random, per.length)]!;
-      n += x.n;
-      delta += x.delta;
+    for (const x of per) {
+      n += x.w[r]! * x.n;
+      delta += x.w[r]! * x.delta;
     }
-    stats.push(delta / n);
+    if (n > 0) stats.push(delta / n);
   }
   assertClose(interval?.[0], percentile(stats, 2.5) ?? Number.NaN, 1e-12);
   assertClose(interval?.[1], percentile(stats, 97.5) ?? Number.NaN, 1e-12);

@@ -5,15 +5,19 @@
  *
  * A definition says what the metric is over (all decisions, or answered ones), which question
  * types it covers, its metadata (`higherIsBetter`, range) and how it is computed. Two forms:
- * - **additive**: each decision adds into a fixed number of per-case running totals
- *   (`width`), and `value` turns summed totals into the metric. The bootstrap resamples cases
- *   by summing their totals, for all additive metrics at once over typed arrays.
- * - **sample**: `compute` reads the whole list of covered decisions (for estimators that are not
- *   sums, such as equal-mass bins). The bootstrap recomputes it on each resampled list.
+ * - **additive**: each decision adds into a fixed number of running totals (`width`), and
+ *   `value` turns summed totals into the metric. The Poisson bootstrap keeps the same totals per
+ *   replicate, each case added times its weight.
+ * - **sample**: for estimators that are not sums (equal-mass bins, ranks, grouping by forecast),
+ *   `value` reads a {@linkcode Sketch}: a summary of the covered decisions fed one decision at a
+ *   time whose memory is bounded whatever their number (a histogram of confidences, per-question
+ *   bins), which keeps its own replicates for the bootstrap. The metric's `description` names the
+ *   estimator the sketch gives.
  *
  * @module
  */
-import { isAnswered } from "./_answered.ts";
+import { SKETCH_CELLS } from "./_cells.ts";
+import { coverageKey, covers, MetricGroup } from "./_group.ts";
 import { HEADLINE_METRICS } from "./headline.ts";
 import { CALIBRATION_METRICS } from "./calibration.ts";
 import { MURPHY_METRICS } from "./murphy.ts";
@@ -110,36 +114,71 @@ export interface AdditiveMetric extends MetricBase {
   value(totals: Float64Array, offset: number): number | null;
 }
 
-/** A metric computed from the whole list of covered decisions. */
+/** How a sketch's state is made. */
+export interface SketchOptions {
+  /** Replicates of the Poisson bootstrap the state keeps (0: the point estimate only). */
+  replicates: number;
+  /** Most cells of a histogram the sketch keeps (its memory bound). */
+  cap: number;
+}
+
+/**
+ * A bounded summary of the decisions some sample metrics cover, fed one decision at a time in any
+ * order: the same decisions give the same state (up to the last bits of floating-point sums of
+ * the point estimate; replicate sums are exact). Metrics naming the same sketch read one state,
+ * so they must cover the same decisions.
+ */
+export interface Sketch {
+  /** Identity: metrics whose sketch has this name share one state. */
+  readonly name: string;
+  /**
+   * Makes an empty state.
+   *
+   * @param options Replicates and cap.
+   * @returns The state.
+   */
+  create(options: SketchOptions): unknown;
+  /**
+   * Adds one covered decision.
+   *
+   * @param state The state.
+   * @param decision The decision.
+   * @param weights Its case's Poisson weight per replicate, or null when the state keeps none.
+   */
+  add(state: unknown, decision: MetricInput, weights: Uint8Array | null): void;
+  /**
+   * Adds another state's decisions (made with the same options).
+   *
+   * @param into The state added to.
+   * @param from The other state.
+   */
+  merge(into: unknown, from: unknown): void;
+  /**
+   * The bytes a state holds (its typed arrays; map entries at 16 bytes each).
+   *
+   * @param state The state.
+   * @returns The size in bytes.
+   */
+  bytes(state: unknown): number;
+}
+
+/** A metric computed from a bounded summary of the covered decisions. */
 export interface SampleMetric extends MetricBase {
   /** Sample form. */
   readonly kind: "sample";
+  /** The summary it reads. */
+  readonly sketch: Sketch;
   /**
-   * The metric over the covered decisions.
+   * The metric from the sketch's state.
    *
-   * @param decisions The decisions the metric covers (already filtered by `over` and `types`).
+   * @param state The sketch's state, fed the covered decisions.
+   * @param replicate −1 for the point estimate, else the bootstrap replicate (0 … B − 1).
    * @returns The value, or null when it is n/a.
    */
-  compute(decisions: readonly MetricInput[]): number | null;
-  /**
-   * Optional weighted form, the bootstrap's fast path: reads the covered decisions once (sorting,
-   * grouping) and returns a function giving the metric over the multiset in which decision `i`
-   * appears `weights[i]` times — the value `compute` gives on that multiset — so a resample
-   * costs one pass instead of a rebuilt, re-sorted list. Metrics given the same array may share
-   * the work, so neither the array nor its decisions may change after the call. A caller that
-   * refills one array passes a `stamp` it changes with every refill (the bootstrap passes the
-   * resample's index): metrics that share work then compare the array and the stamp, not the
-   * weights one by one.
-   *
-   * @param decisions The covered decisions, in a fixed order.
-   * @returns The metric for a weight (a whole number ≥ 0) per decision.
-   */
-  prepare?:
-    | ((
-      decisions: readonly MetricInput[],
-    ) => (weights: Float64Array, stamp?: number) => number | null)
-    | undefined;
+  value(state: unknown, replicate: number): number | null;
 }
+
+export { SKETCH_CELLS };
 
 /** Names of the headline metrics: every summary has them. */
 export const HEADLINE_METRIC_NAMES = ["accuracy", "kl", "brier", "ece", "nll"] as const;
@@ -199,32 +238,7 @@ export function metricByName(name: string): MetricDefinition | undefined {
   return BY_NAME.get(name);
 }
 
-/**
- * Whether a metric covers a decision: it has gold (a decision whose `gold` is null — a user
- * question set's unlabelled row — is asked and recorded but never scored, not even as a miss),
- * its type is one of the metric's types, and it is answered when the metric is over answered
- * decisions.
- *
- * @param metric The metric.
- * @param decision The decision.
- * @returns True when the decision counts for the metric.
- */
-export function covers(metric: MetricBase, decision: MetricInput): boolean {
-  if (decision.gold === null) return false;
-  if (metric.types && !metric.types.includes(decision.type as MetricQuestionType)) return false;
-  return metric.over === "all" || isAnswered(decision);
-}
-
-/**
- * What decides which decisions a metric covers (its `over` and `types`): metrics with the same
- * key cover the same decisions, so they can share one filtered list or one set of totals.
- *
- * @param metric The metric.
- * @returns The key, e.g. `answered|noul`.
- */
-export function coverageKey(metric: MetricBase): string {
-  return `${metric.over}|${metric.types?.join(",") ?? "*"}`;
-}
+export { coverageKey, covers };
 
 /**
  * Computes one metric over decisions (the point estimate).
@@ -244,22 +258,11 @@ export function computeMetric(
   metric: MetricDefinition,
   decisions: readonly MetricInput[],
 ): number | null {
-  return computeOverCovered(metric, decisions.filter((d) => covers(metric, d)));
-}
-
-/** A metric over the decisions it covers (already filtered). */
-function computeOverCovered(
-  metric: MetricDefinition,
-  covered: readonly MetricInput[],
-): number | null {
-  if (metric.kind === "sample") return metric.compute(covered);
-  const totals = new Float64Array(metric.width);
-  for (const d of covered) metric.add(totals, 0, d);
-  return metric.value(totals, 0);
+  return computeMetrics(decisions, [metric])[metric.name] ?? null;
 }
 
 /**
- * Computes every registered metric over decisions.
+ * Computes metrics over decisions (the point estimates).
  *
  * @param decisions Scored decisions.
  * @param metrics The metrics to compute.
@@ -269,14 +272,7 @@ export function computeMetrics(
   decisions: readonly MetricInput[],
   metrics: readonly MetricDefinition[] = METRIC_REGISTRY,
 ): ByMetric<number | null> {
-  const values: Record<string, number | null> = {};
-  // Metrics covering the same decisions (same `over` and `types`) read one filtered list.
-  const covered = new Map<string, MetricInput[]>();
-  for (const metric of metrics) {
-    const key = coverageKey(metric);
-    let list = covered.get(key);
-    if (list === undefined) covered.set(key, list = decisions.filter((d) => covers(metric, d)));
-    values[metric.name] = computeOverCovered(metric, list);
-  }
-  return values as ByMetric<number | null>;
+  const group = new MetricGroup({ metrics, intervalMetrics: [], resamples: 0, cap: SKETCH_CELLS });
+  group.addCase(decisions, null);
+  return group.values() as ByMetric<number | null>;
 }

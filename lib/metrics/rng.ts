@@ -1,6 +1,7 @@
 /**
- * A small seeded pseudo-random number generator, so bootstraps, fault injection and shuffles
- * repeat exactly for a given seed.
+ * A small seeded pseudo-random number generator, so fault injection, splits and shuffles repeat
+ * exactly for a given seed (the bootstrap draws its case weights from a hash instead:
+ * `_poisson.ts`).
  *
  * The generator is mulberry32 (a 32-bit state advanced by a Weyl increment and mixed by two
  * multiply-xorshift rounds): fast, tiny, and good enough for resampling and ordering, not for
@@ -36,39 +37,6 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/**
- * The first `count` integers in [0, n) that {@linkcode randomInt} draws from
- * `seededRandom(seed)`, in one tight loop: the same sequence, for resampling loops that draw
- * millions of them.
- *
- * @param seed As {@linkcode seededRandom} takes it.
- * @param n The number of possible values (at least 1).
- * @param count How many to draw.
- * @returns The draws in order.
- * @throws {RangeError} When `seed` is not a safe integer or `n` is not a positive integer.
- * @example
- * ```ts
- * import { randomInt, randomInts, seededRandom } from "./rng.ts";
- * const random = seededRandom(7);
- * const one = [randomInt(random, 10), randomInt(random, 10), randomInt(random, 10)];
- * if (String(randomInts(7, 10, 3)) !== String(one)) throw new Error("same sequence");
- * ```
- */
-export function randomInts(seed: number, n: number, count: number): Int32Array {
-  seededRandom(seed); // checks the seed
-  randomInt(() => 0, n); // checks n without drawing
-  const out = new Int32Array(count);
-  let state = Number(BigInt.asUintN(32, BigInt(seed)));
-  for (let k = 0; k < count; k++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[k] = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  }
-  return out;
 }
 
 /**

@@ -12,10 +12,21 @@
  * scores about its error rate). Accuracy at coverage c is 1 − risk(⌈c·N⌉).
  * Errors (unanswered decisions) are left out: coverage is of answered decisions.
  *
+ * Bounded summary: the runs of tied confidences are the cells of a histogram (`_cells.ts`) of at
+ * most `SKETCH_CELLS` cells, exact up to that many distinct confidences; past it, confidences
+ * sharing a dyadic grid cell are treated as tied.
+ *
  * @module
  */
+import { CELLS_NOTE, SKETCH_CELLS } from "./_cells.ts";
 import type { SampleMetric } from "./registry.ts";
-import { prepareTies, sharedTies, type WeightedTies, weighTies } from "./_confidence.ts";
+import {
+  TIES_SKETCH,
+  tiesOf,
+  tiesOfList,
+  type TiesState,
+  type WeightedTies,
+} from "./_confidence.ts";
 
 /** The fields the curve reads from a decision. */
 export interface SelectiveInput {
@@ -54,7 +65,7 @@ export interface RiskCoveragePoint {
  * ```
  */
 export function riskCoverage(decisions: readonly SelectiveInput[]): RiskCoveragePoint[] {
-  const ties = weighTies(prepareTies(decisions));
+  const ties = tiesOf(tiesOfList(decisions, SKETCH_CELLS), -1);
   const out: RiskCoveragePoint[] = [];
   walkCurve(ties, (k, risk, threshold) => {
     out.push({ kept: k, coverage: k / ties.total, risk, threshold });
@@ -84,16 +95,28 @@ function walkCurve(
   }
 }
 
-/** Harmonic numbers H(0…n), extended as needed. */
-let harmonic = new Float64Array([0]);
+/** Harmonic numbers H(0…4096); larger ones by their asymptotic expansion. */
+const HARMONIC = (() => {
+  const h = new Float64Array(4097);
+  for (let k = 1; k < h.length; k++) h[k] = (h[k - 1] as number) + 1 / k;
+  return h;
+})();
 
-function harmonicUpTo(n: number): Float64Array {
-  if (harmonic.length > n) return harmonic;
-  const next = new Float64Array(Math.max(n + 1, 2 * harmonic.length));
-  next.set(harmonic);
-  for (let k = harmonic.length; k < next.length; k++) next[k] = (next[k - 1] as number) + 1 / k;
-  harmonic = next;
-  return next;
+/** H(n) for n beyond the table: ln n + γ + 1/2n − 1/12n² + 1/120n⁴ (error below 1e-16 relative). */
+function harmonicTail(n: number): number {
+  const inv = 1 / n;
+  const inv2 = inv * inv;
+  return Math.log(n) + 0.5772156649015329 + inv / 2 - inv2 / 12 + (inv2 * inv2) / 120;
+}
+
+/** H(b) − H(a) for whole numbers 0 ≤ a ≤ b, from the table or the expansion. */
+function harmonicDiff(a: number, b: number): number {
+  if (b < HARMONIC.length) return (HARMONIC[b] as number) - (HARMONIC[a] as number);
+  if (a < HARMONIC.length) return harmonicTail(b) - (HARMONIC[a] as number);
+  const ia = 1 / a;
+  const ib = 1 / b;
+  return Math.log1p((b - a) / a) + (ib - ia) / 2 - (ib * ib - ia * ia) / 12 +
+    (ib ** 4 - ia ** 4) / 120;
 }
 
 /**
@@ -103,7 +126,6 @@ function harmonicUpTo(n: number): Float64Array {
  */
 function aurcOfTies(ties: WeightedTies): number | null {
   if (ties.total === 0) return null;
-  const h = harmonicUpTo(ties.total);
   let sum = 0;
   let start = 0;
   let before = 0;
@@ -111,7 +133,7 @@ function aurcOfTies(ties: WeightedTies): number | null {
     const size = ties.n[t] as number;
     if (size === 0) continue;
     const wrong = size - (ties.correct[t] as number);
-    const dh = (h[start + size] as number) - (h[start] as number);
+    const dh = harmonicDiff(start, start + size);
     sum += before * dh + (wrong / size) * (size - start * dh);
     before += wrong;
     start += size;
@@ -136,16 +158,13 @@ function accuracyOfTies(ties: WeightedTies, coverage: number): number | null {
   return 1 - before / ties.total;
 }
 
-/** A selective metric from weighted runs, with its weighted form for the bootstrap. */
+/** A selective metric from the tie runs. */
 function fromTies(
   estimate: (ties: WeightedTies) => number | null,
-): Pick<SampleMetric, "compute" | "prepare"> {
+): Pick<SampleMetric, "sketch" | "value"> {
   return {
-    compute: (decisions) => estimate(sharedTies(decisions).unweighted()),
-    prepare: (decisions) => {
-      const shared = sharedTies(decisions);
-      return (weights, stamp) => estimate(shared.weigh(weights, stamp));
-    },
+    sketch: TIES_SKETCH,
+    value: (state, replicate) => estimate(tiesOf(state as TiesState, replicate)),
   };
 }
 
@@ -251,7 +270,7 @@ export const AURC: SampleMetric = {
   name: "aurc",
   label: "AURC",
   description:
-    "Area under the risk–coverage curve (decisions ranked by confidence, ties spread evenly), mean risk over k = 1…N, answered decisions",
+    `Area under the risk–coverage curve (decisions ranked by confidence, ties spread evenly), mean risk over k = 1…N, answered decisions; confidences ${CELLS_NOTE}`,
   ...SELECTIVE,
   higherIsBetter: false,
   format: "number",
@@ -263,7 +282,7 @@ function accuracyAt(percent: number): SampleMetric {
     name: `acc_at_${percent}`,
     label: `Accuracy @${percent}% coverage`,
     description:
-      `Accuracy of the ${percent}% most confident answered decisions (⌈${percent}%·N⌉ kept, ties spread evenly)`,
+      `Accuracy of the ${percent}% most confident answered decisions (⌈${percent}%·N⌉ kept, ties spread evenly); confidences ${CELLS_NOTE}`,
     ...SELECTIVE,
     higherIsBetter: true,
     format: "percent",

@@ -5,22 +5,20 @@
  * @module
  */
 import { isAnswered } from "./_answered.ts";
+import { addReliability, BIN_COUNT, reliabilityRows } from "./_bins.ts";
+import { cellPercentile, Cells, SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
-import { meanConfidence, percentile, type ReliabilityRow, reliabilityTable } from "./aggregate.ts";
+import { poissonWeights } from "./_poisson.ts";
+import type { ReliabilityRow } from "./aggregate.ts";
 import {
   BootstrapAccumulator,
   type BootstrapInput,
   type BootstrapIntervals,
-  bootstrapIntervals,
   type BootstrapOptions,
   type Interval,
 } from "./bootstrap.ts";
-import {
-  type ByMetric,
-  computeMetrics,
-  METRIC_REGISTRY,
-  type MetricDefinition,
-} from "./registry.ts";
+import { resolveBootstrapOptions } from "./_resample.ts";
+import { type ByMetric, METRIC_REGISTRY, type MetricDefinition } from "./registry.ts";
 
 /** Accuracy of the dataset's prior (always answering each question's most common gold label). */
 export const PRIOR_ACCURACY = 0.470;
@@ -130,62 +128,172 @@ export function summarize(
   decisions: readonly SummaryInput[],
   options: SummaryOptions = {},
 ): Summary {
-  let answered = 0;
-  const latencyByCase = new Map<string, number>();
-  const tokensByCase = new Map<string, number>();
-  const cases = new Set<string>();
-  for (const d of decisions) {
-    cases.add(d.case);
-    if (isAnswered(d)) {
-      answered++;
-      if (d.latency_ms !== null && !latencyByCase.has(d.case)) {
-        latencyByCase.set(d.case, d.latency_ms);
-      }
-    }
-    if (d.input_tokens !== null && !tokensByCase.has(d.case)) {
-      tokensByCase.set(d.case, d.input_tokens);
-    }
+  const { accumulated, ...rest } = options;
+  const metrics = options.metrics ?? METRIC_REGISTRY;
+  const perCase = [...groupBy(decisions, (d) => d.case).values()];
+  const { resamples, seed } = resolveBootstrapOptions(options);
+  const wanted = metrics.filter((m) => (options.intervalMetrics ?? metrics).includes(m));
+  // Replicates a run already summed for these cases are read, not summed again.
+  const fed = accumulated !== undefined &&
+    accumulated.holds(perCase, { resamples, seed, metrics: wanted });
+  const group = new SummaryAccumulator({ ...rest, intervalMetrics: fed ? [] : wanted });
+  for (const list of perCase) group.addCase(list[0]?.case ?? "", list);
+  const summary = group.summary();
+  if (fed) {
+    const intervals = accumulated.intervals(options.level);
+    for (const m of wanted) summary.intervals[m.name] = intervals[m.name] ?? null;
   }
-  const latencies = [...latencyByCase.values()];
-  const p50 = percentile(latencies, 50);
-  const p95 = percentile(latencies, 95);
-  let inputTokens: number | null = null;
-  for (const t of tokensByCase.values()) inputTokens = (inputTokens ?? 0) + t;
-  // Unlabelled decisions (gold null) are counted, never scored: the registry's `covers` leaves
-  // them out of every metric, and the reliability table and mean confidence follow it.
-  const scored = decisions.some((d) => d.gold === null)
-    ? decisions.filter((d) => d.gold !== null)
-    : decisions;
-  return {
-    decisions: decisions.length,
-    cases: cases.size,
-    answered,
-    errors: decisions.length - answered,
-    metrics: computeMetrics(decisions, options.metrics ?? METRIC_REGISTRY),
-    meanConfidence: meanConfidence(scored),
-    intervals: summaryIntervals(decisions, options),
-    latency: p50 === null || p95 === null ? null : { p50, p95 },
-    inputTokens,
-    reliability: reliabilityTable(scored),
-  };
+  return summary;
 }
 
+/** Options of {@linkcode SummaryAccumulator}. */
+export interface SummaryAccumulatorOptions extends Omit<SummaryOptions, "accumulated"> {}
+
 /**
- * The intervals of every metric, in metric order: those of `intervalMetrics` bootstrapped, null
- * for the rest.
+ * The summary of one group of decisions (a run, or a breakdown group) fed one case at a time, in
+ * any order, in memory that does not grow with the number of cases: the metrics' totals and
+ * sketches with their bootstrap replicates ({@linkcode BootstrapAccumulator}), counts, the
+ * reliability table's bins, input tokens, and the latencies in a histogram of at most
+ * `SKETCH_CELLS` cells (exact percentiles up to that many distinct latencies).
+ *
+ * @example
+ * ```ts
+ * import { SummaryAccumulator, summarize } from "./summary.ts";
+ * const base = { confidence: 0.9, kl: 0.1, brier: 0.02, latency_ms: 12, input_tokens: 100 };
+ * const decisions = ["a", "b"].map((id, i) => ({ ...base, case: id, correct: i === 0, error: null }));
+ * const group = new SummaryAccumulator({ seed: 3 });
+ * for (const d of decisions.toReversed()) group.addCase(d.case, [d]);
+ * const same = JSON.stringify(group.summary()) === JSON.stringify(summarize(decisions, { seed: 3 }));
+ * if (!same) throw new Error("the same summary");
+ * ```
  */
-function summaryIntervals(
-  decisions: readonly SummaryInput[],
-  options: SummaryOptions,
-): BootstrapIntervals {
-  const { intervalMetrics, ...bootstrap } = options;
-  if (intervalMetrics === undefined) return bootstrapIntervals(decisions, bootstrap);
-  const metrics = options.metrics ?? METRIC_REGISTRY;
-  const wanted = metrics.filter((m) => intervalMetrics.includes(m));
-  const some = bootstrapIntervals(decisions, { ...bootstrap, metrics: wanted });
-  const out: Record<string, Interval | null> = {};
-  for (const m of metrics) out[m.name] = some[m.name] ?? null;
-  return out as BootstrapIntervals;
+export class SummaryAccumulator {
+  /** The metrics' totals and replicates. */
+  readonly bootstrap: BootstrapAccumulator;
+  readonly #metrics: readonly MetricDefinition[];
+  readonly #level: number;
+  readonly #resamples: number;
+  readonly #latency = new Cells(SKETCH_CELLS, 0, false);
+  readonly #reliability = new Float64Array(3 * BIN_COUNT);
+  #decisions = 0;
+  #answered = 0;
+  #cases = 0;
+  #tokens: number | null = null;
+  #confidence = 0;
+  #confident = 0;
+
+  /**
+   * Makes an empty summary.
+   *
+   * @param options Metrics, those bootstrapped, replicates, seed and coverage.
+   * @throws {RangeError} When the options are invalid.
+   */
+  constructor(options: SummaryAccumulatorOptions = {}) {
+    const { level, resamples } = resolveBootstrapOptions(options);
+    this.#metrics = options.metrics ?? METRIC_REGISTRY;
+    this.#level = level;
+    this.#resamples = resamples;
+    this.bootstrap = new BootstrapAccumulator(0, options);
+  }
+
+  /** Bytes held (independent of the number of cases). */
+  get bytes(): number {
+    return this.bootstrap.bytes + this.#latency.bytes + this.#reliability.byteLength;
+  }
+
+  /**
+   * Adds one case's decisions (each case once, in any order).
+   *
+   * @param id The case id.
+   * @param decisions The case's decisions (in this group).
+   * @param weights The case's Poisson weights when the caller drew them with the same seed;
+   *   omitted: drawn here.
+   * @throws {RangeError} When a latency is NaN.
+   */
+  addCase(id: string, decisions: readonly SummaryInput[], weights?: Uint8Array | null): void {
+    const boot = this.bootstrap;
+    const w = weights !== undefined
+      ? weights
+      : boot.replicated
+      ? poissonWeights(boot.seed, id, new Uint8Array(this.#resamples))
+      : null;
+    boot.addWeighted(id, decisions, boot.replicated ? w : null);
+    this.#cases++;
+    let latency: number | null = null;
+    let tokens: number | null = null;
+    for (const d of decisions) {
+      this.#decisions++;
+      if (isAnswered(d)) {
+        this.#answered++;
+        if (latency === null && d.latency_ms !== null) latency = d.latency_ms;
+      }
+      if (tokens === null && d.input_tokens !== null) tokens = d.input_tokens;
+      // Unlabelled decisions (gold null) are counted, never scored: the registry's `covers`
+      // leaves them out of every metric, and the reliability table and mean confidence follow it.
+      if (d.gold === null) continue;
+      addReliability(this.#reliability, d);
+      if (isAnswered(d) && d.confidence !== null && d.confidence !== undefined) {
+        this.#confident++;
+        this.#confidence += d.confidence;
+      }
+    }
+    if (latency !== null) {
+      if (Number.isNaN(latency)) {
+        throw new RangeError('Cannot compute a percentile: the values include "NaN"');
+      }
+      this.#latency.add(latency, 0, null);
+    }
+    if (tokens !== null) this.#tokens = (this.#tokens ?? 0) + tokens;
+  }
+
+  /**
+   * Adds another summary's cases (made with the same options).
+   *
+   * @param other The other summary.
+   */
+  merge(other: SummaryAccumulator): void {
+    this.bootstrap.merge(other.bootstrap);
+    this.#latency.merge(other.#latency);
+    other.#reliability.forEach((v, i) =>
+      this.#reliability[i] = (this.#reliability[i] as number) + v
+    );
+    this.#decisions += other.#decisions;
+    this.#answered += other.#answered;
+    this.#cases += other.#cases;
+    if (other.#tokens !== null) this.#tokens = (this.#tokens ?? 0) + other.#tokens;
+    this.#confidence += other.#confidence;
+    this.#confident += other.#confident;
+  }
+
+  /**
+   * The summary of the cases added.
+   *
+   * @returns Counts, metrics (null when n/a), intervals, latency, tokens and reliability table.
+   */
+  summary(): Summary {
+    const values = this.bootstrap.values();
+    const intervals = this.bootstrap.intervals(this.#level);
+    const metrics: Record<string, number | null> = {};
+    const bounds: Record<string, Interval | null> = {};
+    for (const m of this.#metrics) {
+      metrics[m.name] = values[m.name] ?? null;
+      bounds[m.name] = intervals[m.name] ?? null;
+    }
+    const p50 = cellPercentile(this.#latency, 50);
+    const p95 = cellPercentile(this.#latency, 95);
+    return {
+      decisions: this.#decisions,
+      cases: this.#cases,
+      answered: this.#answered,
+      errors: this.#decisions - this.#answered,
+      metrics: metrics as ByMetric<number | null>,
+      meanConfidence: this.#confident === 0 ? null : this.#confidence / this.#confident,
+      intervals: bounds as BootstrapIntervals,
+      latency: p50 === null || p95 === null ? null : { p50, p95 },
+      inputTokens: this.#tokens,
+      reliability: reliabilityRows(this.#reliability),
+    };
+  }
 }
 
 /** Options for {@linkcode breakdown}. */
@@ -233,10 +341,10 @@ export interface PlannedCase {
 }
 
 /**
- * The bootstraps of one breakdown's groups, fed case by case while a run goes on, so that
- * {@linkcode breakdown} only reads the intervals at the end. Which groups a case falls in, and
- * how many cases each group has, come from the run's planned cases; a case whose decisions do
- * not fit the plan leaves its groups unusable, and those are computed at the end as usual.
+ * The summaries of one breakdown's groups, fed case by case while a run goes on, in any order, so
+ * that {@linkcode breakdown} only reads the intervals at the end. Groups are made as their first
+ * decision comes (the planned cases' groups first, in plan order), so memory grows with the number
+ * of groups, never with the number of cases.
  *
  * @example
  * ```ts
@@ -253,7 +361,7 @@ export interface PlannedCase {
  * }));
  * const plan = decisions.map((d) => ({ case: d.case, workflow: "w", questions: [d] }));
  * const sums = new BreakdownAccumulator(plan, "question", { seed: 2 });
- * for (const d of decisions) sums.add([d]);
+ * for (const d of decisions.toReversed()) sums.add([d]);
  * const fed = breakdown(decisions, "question", { seed: 2, accumulated: sums });
  * if (JSON.stringify(fed) !== JSON.stringify(breakdown(decisions, "question", { seed: 2 }))) {
  *   throw new Error("the same rows");
@@ -263,52 +371,96 @@ export interface PlannedCase {
 export class BreakdownAccumulator {
   /** What the groups are. */
   readonly by: BreakdownKey;
-  readonly #groups = new Map<string, BootstrapAccumulator>();
-  readonly #broken = new Set<string>();
+  readonly #options: Omit<SummaryOptions, "accumulated">;
+  readonly #groups = new Map<string, SummaryAccumulator>();
 
   /**
-   * Makes the empty bootstraps of every group the planned cases fall in.
+   * Makes the empty summaries of every group the planned cases fall in.
    *
-   * @param cases The run's cases, in the order their decisions will be in.
+   * @param cases The run's planned cases (their groups come first, in this order); more groups
+   *   are made as decisions of other groups come.
    * @param by What to group by.
-   * @param options Bootstrap options (the same as the breakdown's).
+   * @param options Metrics, those bootstrapped, replicates and seed (the breakdown's).
    * @throws {RangeError} When `by` is not a known grouping or the options are invalid.
    */
-  constructor(cases: readonly PlannedCase[], by: BreakdownKey, options: BootstrapOptions = {}) {
+  constructor(
+    cases: readonly PlannedCase[],
+    by: BreakdownKey,
+    options: Omit<SummaryOptions, "accumulated"> = {},
+  ) {
     this.by = by;
-    const sizes = new Map<string, number>();
+    this.#options = options;
     for (const planned of cases) {
-      const keys = new Set(
-        planned.questions.map((q) => groupKey({ ...q, workflow: planned.workflow }, by)),
-      );
-      for (const key of keys) sizes.set(key, (sizes.get(key) ?? 0) + 1);
+      for (const q of planned.questions) {
+        this.#group(groupKey({ ...q, workflow: planned.workflow }, by));
+      }
     }
-    for (const [key, size] of sizes) {
-      this.#groups.set(key, new BootstrapAccumulator(size, options));
-    }
+    if (cases.length === 0) groupKey({ workflow: "", question: "", type: "" }, by);
+  }
+
+  /** Bytes held by the groups (independent of the number of cases). */
+  get bytes(): number {
+    let bytes = 0;
+    for (const g of this.#groups.values()) bytes += g.bytes;
+    return bytes;
   }
 
   /**
-   * Adds the next planned case's decisions to its groups; cases must come in plan order.
+   * Adds a case's decisions to its groups (each case once, in any order).
    *
-   * @param decisions The case's decisions, in order.
+   * @param decisions The case's decisions; they share one `case` id.
+   * @param weights The case's Poisson weights, when the caller drew them with the same seed.
    */
-  add(decisions: readonly BreakdownInput[]): void {
+  add(decisions: readonly BreakdownInput[], weights?: Uint8Array | null): void {
+    const id = decisions[0]?.case ?? "";
+    let w = weights;
     for (const [key, list] of groupBy(decisions, (d) => groupKey(d, this.by))) {
-      const sums = this.#groups.get(key);
-      if (sums === undefined || sums.added >= sums.cases) this.#broken.add(key);
-      else sums.add(list);
+      const group = this.#group(key);
+      // The case's weights are drawn once for all its groups (the same seed).
+      if (w === undefined && group.bootstrap.replicated) {
+        w = poissonWeights(group.bootstrap.seed, id, new Uint8Array(group.bootstrap.resamples));
+      }
+      group.addCase(id, list, w);
     }
   }
 
   /**
-   * One group's bootstrap, when it can be used.
+   * Adds another breakdown's cases (made with the same options).
+   *
+   * @param other The other breakdown.
+   */
+  merge(other: BreakdownAccumulator): void {
+    for (const [key, group] of other.#groups) this.#group(key).merge(group);
+  }
+
+  /**
+   * One group's bootstrap.
    *
    * @param key The group.
-   * @returns Its sums, or undefined when the group was not planned or a case did not fit.
+   * @returns Its replicates, or undefined when no decision of it came and it was not planned.
    */
   group(key: string): BootstrapAccumulator | undefined {
-    return this.#broken.has(key) ? undefined : this.#groups.get(key);
+    return this.#groups.get(key)?.bootstrap;
+  }
+
+  /**
+   * The rows of the groups that have decisions, in group order.
+   *
+   * @returns One row per group.
+   */
+  rows(): BreakdownRow[] {
+    const rows: BreakdownRow[] = [];
+    for (const [key, group] of this.#groups) {
+      const summary = group.summary();
+      if (summary.decisions > 0) rows.push({ key, ...summary });
+    }
+    return rows;
+  }
+
+  #group(key: string): SummaryAccumulator {
+    let group = this.#groups.get(key);
+    if (group === undefined) this.#groups.set(key, group = new SummaryAccumulator(this.#options));
+    return group;
   }
 }
 
