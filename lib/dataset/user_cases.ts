@@ -203,6 +203,7 @@ function goldAnswer(
 }
 
 /** A control character (NUL, a line break, a tab…): ids are one line of printable text. */
+// deno-lint-ignore no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function readId(value: unknown): { id: string } | { problem: string } {
