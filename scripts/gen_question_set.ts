@@ -82,8 +82,10 @@ function* rows(count: number, seed: number): Generator<Row> {
   };
   const topics = SYNTHETIC_QUESTIONS.topic!.criteria as string[];
   for (let i = 0; i < count; i++) {
-    const words = Array.from({ length: 8 + Math.floor(random() * 12) }, () =>
-      WORDS[Math.floor(random() * WORDS.length)]);
+    const words = Array.from(
+      { length: 8 + Math.floor(random() * 12) },
+      () => WORDS[Math.floor(random() * WORDS.length)],
+    );
     yield {
       id: `case-${String(i + 1).padStart(7, "0")}`,
       lane: `lane_${Math.floor(random() * 10)}`,
@@ -119,7 +121,9 @@ export async function writeSyntheticSet(
   options: SyntheticSetOptions = {},
 ): Promise<number> {
   const format = /\.(jsonl|csv|parquet)$/.exec(path)?.[1];
-  if (format === undefined) throw new TypeError(`Cannot write "${path}": not .jsonl, .csv or .parquet`);
+  if (format === undefined) {
+    throw new TypeError(`Cannot write "${path}": not .jsonl, .csv or .parquet`);
+  }
   const seed = options.seed ?? 1;
   if (format === "parquet") {
     const { parquetWrite } = await import("hyparquet-writer");
@@ -169,7 +173,10 @@ async function read(path: string): Promise<void> {
   };
   const timer = setInterval(sample, 20);
   const started = performance.now();
-  const set = await openQuestionSet({ dataset: syntheticSpec(path), questions: SYNTHETIC_QUESTIONS });
+  const set = await openQuestionSet({
+    dataset: syntheticSpec(path),
+    questions: SYNTHETIC_QUESTIONS,
+  });
   const checked = performance.now();
   const afterCheck = peak;
   let streamed = 0;
@@ -205,7 +212,9 @@ if (import.meta.main) {
   } else {
     const count = Number(values.rows);
     if (!Number.isInteger(count) || count < 1) {
-      console.error(`decibench: Cannot generate: --rows "${values.rows}" is not a positive integer`);
+      console.error(
+        `decibench: Cannot generate: --rows "${values.rows}" is not a positive integer`,
+      );
       Deno.exit(2);
     }
     const out = values.out ?? `synthetic-${count}.${values.format}`;

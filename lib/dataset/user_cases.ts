@@ -77,7 +77,7 @@ type Gold = { gold: GoldAnswer } | { problem: string } | null;
  */
 function readGold(value: unknown, question: Question, format: QuestionSetFormat): Gold {
   if (isEmpty(value)) return null;
-  const options = optionsOf(question);
+  const options = optionsOfCached(question);
   if (isObject(value)) return readDistribution(value, question, options);
   let label: string | undefined;
   let allowed = options.join(", ");
@@ -112,9 +112,41 @@ function readGold(value: unknown, question: Question, format: QuestionSetFormat)
       }`,
     };
   }
-  const probabilities: Record<string, number> = {};
-  for (const option of options) probabilities[option] = option === label ? 1 : 0;
-  return { gold: goldAnswer(question, label, probabilities) };
+  return { gold: oneHot(question, label, options) };
+}
+
+const optionsCache = new WeakMap<Question, readonly string[]>();
+
+/** A (frozen, shared) question's options, listed once. */
+function optionsOfCached(question: Question): readonly string[] {
+  let options = optionsCache.get(question);
+  if (options === undefined) {
+    options = optionsOf(question);
+    optionsCache.set(question, options);
+  }
+  return options;
+}
+
+const oneHotCache = new WeakMap<Question, Map<string, GoldAnswer>>();
+
+/**
+ * The gold answer of a hard label: one frozen object per question and label, shared by every row
+ * with that label (a million rows do not make a million equal objects).
+ */
+function oneHot(question: Question, label: string, options: readonly string[]): GoldAnswer {
+  let byLabel = oneHotCache.get(question);
+  if (byLabel === undefined) {
+    byLabel = new Map();
+    oneHotCache.set(question, byLabel);
+  }
+  let gold = byLabel.get(label);
+  if (gold === undefined) {
+    const probabilities: Record<string, number> = {};
+    for (const option of options) probabilities[option] = option === label ? 1 : 0;
+    gold = deepFreeze(goldAnswer(question, label, probabilities));
+    byLabel.set(label, gold);
+  }
+  return gold;
 }
 
 function shownText(value: unknown): string {
@@ -290,6 +322,8 @@ export class RowChecker {
   /** [field, role] of the fields every row must have, then of the gold fields. */
   readonly #named: [string, string][];
   readonly #absent = new Set<string>();
+  /** [question name, gold field, question] of each question with a gold field. */
+  readonly #golds: [string, string, Question][];
   #columns: string[] | null = null;
   /** JSONL: the named fields some row has, and the first 13 field names in order of appearance. */
   readonly #present = new Set<string>();
@@ -322,6 +356,9 @@ export class RowChecker {
     }
     this.questions = Object.freeze(questions);
     this.labelled = Object.fromEntries(Object.keys(definitions).map((name) => [name, 0]));
+    this.#golds = Object.entries(definitions).flatMap(([name, d]) =>
+      d.gold === undefined ? [] : [[name, d.gold, questions[name] as Question]]
+    );
     this.#named = [
       [spec.id, "the id field"],
       ...this.#stateFields.map((f): [string, string] => [f, "a state field"]),
@@ -401,32 +438,19 @@ export class RowChecker {
     this.rows++;
     const { values, line } = row;
     const spec = this.#spec;
+    const absent = this.#absent;
     if (this.#columns === null) this.#notePresent(values);
     let ok = true;
-    const fail = (field: string, message: string, absentField?: string): void => {
-      this.#rowProblems.add({
-        file: this.#options.file,
-        line,
-        field: cut(field),
-        message,
-        ...(absentField !== undefined ? { absentField } : {}),
-      });
-      if (absentField !== undefined) {
-        this.#missing.set(absentField, (this.#missing.get(absentField) ?? 0) + 1);
-      }
-      ok = false;
-    };
-    const lacks = (field: string): string | undefined =>
-      this.#columns === null && !Object.hasOwn(values, field) ? field : undefined;
     let id = "";
-    if (!this.#absent.has(spec.id)) {
+    if (!absent.has(spec.id)) {
       const read = readId(values[spec.id]);
-      if ("problem" in read) fail(spec.id, read.problem, lacks(spec.id));
+      if ("problem" in read) ok = this.#fail(row, spec.id, read.problem, true);
       else {
         id = read.id;
         const first = this.#seen?.get(id);
         if (first !== undefined) {
-          fail(
+          ok = this.#fail(
+            row,
             spec.id,
             `${quoted(id)} repeats the id of ${
               this.#options.format === "parquet" ? "row" : "line"
@@ -437,44 +461,62 @@ export class RowChecker {
     } else ok = false;
     let lane = this.#options.lane ?? "default";
     if (spec.lane !== undefined) {
-      if (this.#absent.has(spec.lane)) ok = false;
+      if (absent.has(spec.lane)) ok = false;
       else {
         const read = readLane(values[spec.lane]);
-        if ("problem" in read) fail(spec.lane, read.problem, lacks(spec.lane));
+        if ("problem" in read) ok = this.#fail(row, spec.lane, read.problem, true);
         else lane = read.lane;
       }
     }
-    const parts: Record<string, unknown> = {};
+    let state: unknown;
+    const parts: Record<string, unknown> | null = typeof spec.state === "string" ? null : {};
     for (const field of this.#stateFields) {
-      if (this.#absent.has(field)) {
+      if (absent.has(field)) {
         ok = false;
         continue;
       }
       if (!Object.hasOwn(values, field)) {
-        fail(field, "missing: every row needs each state field", lacks(field));
+        ok = this.#fail(row, field, "missing: every row needs each state field", true);
         continue;
       }
       const value = values[field];
       const problem = stateProblem(value);
-      if (problem !== null) fail(field, problem);
-      parts[field] = value;
+      if (problem !== null) ok = this.#fail(row, field, problem);
+      if (parts === null) state = value;
+      else parts[field] = value;
     }
     const gold: Record<string, GoldAnswer> = {};
-    for (const [name, definition] of Object.entries(this.#definitions)) {
-      if (definition.gold === undefined || this.#absent.has(definition.gold)) continue;
-      const read = readGold(
-        values[definition.gold],
-        this.questions[name] as Question,
-        this.#options.format,
-      );
+    for (const [name, field, question] of this.#golds) {
+      if (absent.has(field)) continue;
+      const read = readGold(values[field], question, this.#options.format);
       if (read === null) continue;
-      if ("problem" in read) fail(definition.gold, read.problem);
+      if ("problem" in read) ok = this.#fail(row, field, read.problem);
       else gold[name] = read.gold;
     }
     if (!ok) return null;
-    for (const name of Object.keys(gold)) this.labelled[name] = (this.labelled[name] ?? 0) + 1;
-    const state = typeof spec.state === "string" ? parts[spec.state] : parts;
-    return { id, workflow: lane, state, questions: this.questions, gold };
+    for (const name in gold) this.labelled[name] = (this.labelled[name] ?? 0) + 1;
+    return { id, workflow: lane, state: parts ?? state, questions: this.questions, gold };
+  }
+
+  /**
+   * Reports a row's problem; returns false (the row is not a case). `missing`: the field is not
+   * in the row, which a JSONL file reports once for the file when no row has it.
+   */
+  #fail(row: RawRow, field: string, message: string, missing = false): false {
+    const absentField = missing && this.#columns === null && !Object.hasOwn(row.values, field)
+      ? field
+      : undefined;
+    this.#rowProblems.add({
+      file: this.#options.file,
+      line: row.line,
+      field: cut(field),
+      message,
+      ...(absentField !== undefined ? { absentField } : {}),
+    });
+    if (absentField !== undefined) {
+      this.#missing.set(absentField, (this.#missing.get(absentField) ?? 0) + 1);
+    }
+    return false;
   }
 
   #notePresent(values: Record<string, unknown>): void {
