@@ -31,13 +31,11 @@ export class LongLineError extends RangeError {
    *
    * @param line The line the long text starts on.
    * @param what What is too long (`"the line"`, `"a field"`).
+   * @param max The limit it passed, in characters.
    */
-  constructor(line: number, what: string) {
-    super(
-      `${what} is longer than ${
-        MAX_LINE_CHARS / 1024 / 1024
-      } Mi characters (a missing line break or closing quote?)`,
-    );
+  constructor(line: number, what: string, max: number = MAX_LINE_CHARS) {
+    const limit = max % (1024 * 1024) === 0 ? `${max / 1024 / 1024} Mi` : String(max);
+    super(`${what} is longer than ${limit} characters (a missing line break or closing quote?)`);
     this.name = "LongLineError";
     this.line = line;
   }
@@ -124,8 +122,13 @@ export class HashedBytes {
  * without an ending is a line.
  */
 export class LineStream extends TransformStream<string, TextLine[]> {
-  /** Creates the stream. */
-  constructor() {
+  /**
+   * Creates the stream.
+   *
+   * @param maxChars The longest line taken; a longer one errors the stream with a
+   *   {@linkcode LongLineError}. Defaults to {@linkcode MAX_LINE_CHARS}.
+   */
+  constructor(maxChars: number = MAX_LINE_CHARS) {
     let rest = "";
     let line = 0;
     super({
@@ -145,7 +148,7 @@ export class LineStream extends TransformStream<string, TextLine[]> {
           start = end + 1;
         }
         rest += chunk.slice(start);
-        if (rest.length > MAX_LINE_CHARS) throw new LongLineError(line + 1, "the line");
+        if (rest.length > maxChars) throw new LongLineError(line + 1, "the line", maxChars);
         if (batch.length) controller.enqueue(batch);
       },
       flush(controller) {
