@@ -126,11 +126,9 @@ export async function writeSyntheticSet(
   }
   const seed = options.seed ?? 1;
   if (format === "parquet") {
-    const { parquetWrite } = await import("hyparquet-writer");
-    const { fileWriter } = await import("hyparquet-writer/src/node.js" as string);
+    const { parquetWriteBuffer } = await import("hyparquet-writer");
     const all = [...rows(count, seed)];
-    parquetWrite({
-      writer: fileWriter(path),
+    const buffer = parquetWriteBuffer({
       rowGroupSize: 100_000,
       columnData: [
         { name: "id", data: all.map((r) => r.id), type: "STRING" },
@@ -141,7 +139,8 @@ export async function writeSyntheticSet(
         { name: "severity", data: all.map((r) => r.severity), type: "INT32" },
       ],
     });
-    return (await Deno.stat(path)).size;
+    await Deno.writeFile(path, new Uint8Array(buffer));
+    return buffer.byteLength;
   }
   using file = await Deno.open(path, { write: true, create: true, truncate: true });
   const encoder = new TextEncoder();

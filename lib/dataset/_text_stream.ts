@@ -41,13 +41,26 @@ export class LongLineError extends RangeError {
   }
 }
 
+/** A question set path names something other than a regular file. */
+export class NotRegularFileError extends TypeError {
+  /**
+   * Creates the error.
+   *
+   * @param kind What the path names, e.g. `"a FIFO (named pipe)"`.
+   */
+  constructor(kind: string) {
+    super(`is ${kind}, not a regular file; name a .jsonl, .csv or .parquet file`);
+    this.name = "NotRegularFileError";
+  }
+}
+
 /**
  * Checks that a path names a regular file (after following links) before it is opened.
  *
  * @param path The path.
  * @returns The file's size in bytes.
  * @throws {Deno.errors.NotFound} When nothing is there.
- * @throws {TypeError} When it is a folder, a FIFO, a socket or a device.
+ * @throws {NotRegularFileError} When it is a folder, a FIFO, a socket or a device.
  */
 export async function regularFileSize(path: string): Promise<number> {
   const info = await Deno.stat(path);
@@ -60,8 +73,8 @@ export async function regularFileSize(path: string): Promise<number> {
       ? "a device"
       : info.isSocket
       ? "a socket"
-      : "not a regular file";
-    throw new TypeError(`is ${kind}, not a regular file; name a .jsonl, .csv or .parquet file`);
+      : "something else";
+    throw new NotRegularFileError(kind);
   }
   return info.size;
 }

@@ -16,7 +16,7 @@ import { createHash, type Hash } from "node:crypto";
 import { basename, isAbsolute, relative } from "node:path";
 import { sha256Hex } from "../bytes.ts";
 import { delimiterHint, type FileFacts, type RawRow, readRows } from "./_read_rows.ts";
-import { regularFileSize } from "./_text_stream.ts";
+import { NotRegularFileError, regularFileSize } from "./_text_stream.ts";
 import { type Dataset, type DatasetInfo, loadDataset } from "./load.ts";
 import { QuestionSetError, type QuestionSetProblem } from "./question_set_error.ts";
 import { questionsJson } from "./questions.ts";
@@ -325,7 +325,7 @@ async function stat(path: string, file: string): Promise<{ size: number; mtime: 
 function unreadable(file: string, error: unknown): QuestionSetError {
   const message = error instanceof Deno.errors.NotFound
     ? "file not found (dataset.path is relative to the workflow file)"
-    : error instanceof TypeError
+    : error instanceof NotRegularFileError
     ? error.message
     : `cannot be read: ${(error as Error).message}`;
   return new QuestionSetError([{ file, line: null, field: null, message }]);
