@@ -15,12 +15,12 @@
 import { createHash, type Hash } from "node:crypto";
 import { basename, isAbsolute, relative } from "node:path";
 import { sha256Hex } from "../bytes.ts";
-import { delimiterHint, type FileFacts, type RawRow, readRows } from "./_read_rows.ts";
+import { delimiterHint, type FileFacts, formatOf, type RawRow, readRows } from "./_read_rows.ts";
 import { NotRegularFileError, regularFileSize } from "./_text_stream.ts";
 import { type Dataset, type DatasetInfo, loadDataset } from "./load.ts";
 import { QuestionSetError, type QuestionSetProblem } from "./question_set_error.ts";
 import { questionsJson } from "./questions.ts";
-import type { Case, DatasetSpec, QuestionDefinition } from "./schemas.ts";
+import type { Case, DatasetSpec, QuestionDefinition, QuestionSetFormat } from "./schemas.ts";
 import { RowChecker } from "./user_cases.ts";
 
 /** What a workflow says about its question set. */
@@ -298,9 +298,9 @@ export async function openQuestionSet(
   };
 }
 
-function formatOrThrow(spec: DatasetSpec) {
-  const match = /\.(jsonl|csv|parquet)$/i.exec(spec.path);
-  if (match === null) {
+function formatOrThrow(spec: DatasetSpec): QuestionSetFormat {
+  const format = formatOf(spec.path);
+  if (format === null) {
     throw new QuestionSetError([{
       file: display(spec.path),
       line: null,
@@ -308,7 +308,7 @@ function formatOrThrow(spec: DatasetSpec) {
       message: "is not .jsonl, .csv or .parquet",
     }]);
   }
-  return (match[1] as string).toLowerCase() as "jsonl" | "csv" | "parquet";
+  return format;
 }
 
 /** The file's size and modification time, refusing what is not a regular file. */
