@@ -220,21 +220,36 @@ async function* csvRows(
   }
 }
 
-/** A Parquet file read by random access (hyparquet's `AsyncBuffer`). */
-function fileBuffer(file: Deno.FsFile, size: number) {
+/**
+ * A Parquet file read by random access (hyparquet's `AsyncBuffer`). hyparquet asks for several
+ * slices at once; they share one file position, so each seek-and-read waits for the one before.
+ *
+ * @param file The open file.
+ * @param size Its size in bytes.
+ * @returns Its byte length and a `slice(start, end)` that reads those bytes.
+ */
+export function fileBuffer(
+  file: Deno.FsFile,
+  size: number,
+): { byteLength: number; slice(start: number, end?: number): Promise<ArrayBuffer> } {
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = async (start: number, stop: number): Promise<ArrayBuffer> => {
+    const out = new Uint8Array(Math.max(0, stop - start));
+    await file.seek(start, Deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < out.length) {
+      const n = await file.read(out.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return out.buffer;
+  };
   return {
     byteLength: size,
-    async slice(start: number, end?: number): Promise<ArrayBuffer> {
-      const stop = Math.min(end ?? size, size);
-      const out = new Uint8Array(Math.max(0, stop - start));
-      await file.seek(start, Deno.SeekMode.Start);
-      let filled = 0;
-      while (filled < out.length) {
-        const n = await file.read(out.subarray(filled));
-        if (n === null) break;
-        filled += n;
-      }
-      return out.buffer;
+    slice(start: number, end?: number): Promise<ArrayBuffer> {
+      const next = queue.then(() => read(start, Math.min(end ?? size, size)));
+      queue = next.catch(() => {});
+      return next;
     },
   };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { sha256Hex } from "../bytes.ts";
 import { TICKET_QUESTIONS, type TicketRow, ticketSpec, writeTickets } from "./_fixtures.ts";
-import { readRows } from "./_read_rows.ts";
+import { fileBuffer, readRows } from "./_read_rows.ts";
 import { loadQuestionSet, openQuestionSet } from "./question_set.ts";
 import { QuestionSetError } from "./question_set_error.ts";
 import { questionsJson } from "./questions.ts";
@@ -105,6 +105,62 @@ Deno.test("`readRows()` yields the first rows before it has read the whole file"
   assert.ok(batch.length < 4000, `first batch: ${batch.length} rows`);
   assert.equal(batch[0]?.line, 1);
   await rows.return(undefined as never);
+});
+
+Deno.test("the Parquet file buffer answers slices asked at once with their own bytes", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "bytes.bin");
+  const data = new Uint8Array(300_000).map((_, i) => (i * 31) % 256);
+  await Deno.writeFile(path, data);
+  using file = await Deno.open(path);
+  const buffer = fileBuffer(file, data.length);
+  const ranges = [[0, 100_000], [100_000, 250_000], [250_000, 300_000], [5, 10]] as const;
+  const slices = await Promise.all(ranges.map(([start, end]) => buffer.slice(start, end)));
+  for (const [i, [start, end]] of ranges.entries()) {
+    assert.deepEqual(
+      new Uint8Array(slices[i]!),
+      data.subarray(start, end),
+      `slice ${start}-${end}`,
+    );
+  }
+});
+
+Deno.test("a Parquet set of several row groups reads whole and in order", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "groups.parquet");
+  const n = 12_000;
+  const ids = Array.from({ length: n }, (_, i) => `row-${i}`);
+  let seed = 7;
+  const noise = () =>
+    Array.from({ length: 160 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String.fromCharCode(33 + (seed % 90));
+    }).join("");
+  await Deno.writeFile(
+    path,
+    new Uint8Array(parquetWriteBuffer({
+      rowGroupSize: 4_000,
+      columnData: [
+        { name: "ticket_id", data: ids, type: "STRING" },
+        { name: "body", data: ids.map(noise), type: "STRING" },
+        { name: "queue", data: ids.map((_, i) => `lane_${i % 7}`), type: "STRING" },
+        { name: "is_urgent", data: ids.map((_, i) => i % 2 === 0), type: "BOOLEAN" },
+      ],
+    })),
+  );
+  const questions: Record<string, QuestionDefinition> = {
+    urgent: { type: "noul", instructions: "Today?", gold: "is_urgent" },
+  };
+  const set = await openQuestionSet({ dataset: ticketSpec(path), questions });
+  assert.equal(set.count, n);
+  let i = 0;
+  for await (const item of set.cases()) {
+    assert.equal(item.id, ids[i]);
+    assert.equal(item.workflow, `lane_${i % 7}`);
+    assert.equal(item.gold.urgent?.label, i % 2 === 0 ? "true" : "false");
+    i++;
+  }
+  assert.equal(i, n);
 });
 
 Deno.test("`cases()` stops reading at the selection's limit, and refuses a file changed since it was opened", async () => {
