@@ -248,6 +248,40 @@ Deno.test("bad question-set files: one message naming file, line and field, exit
   assert.equal(server.stats().requests, 0, "nothing was sent");
 });
 
+Deno.test("a question-set path that is a FIFO or a device exits 2 at once, naming the path", async () => {
+  const dir = await Deno.makeTempDir();
+  const fifo = join(dir, "pipe.jsonl");
+  assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+  await Deno.symlink("/dev/zero", join(dir, "zero.csv"));
+  const paths: [string, string][] = [["pipe.jsonl", "a FIFO (named pipe)"], [
+    "zero.csv",
+    "a device",
+  ]];
+  for (const [name, kind] of paths) {
+    const workflow = join(dir, `${name}.ts`);
+    await Deno.writeTextFile(
+      workflow,
+      `export default {
+  name: "tickets",
+  endpoint: { reference: { predictor: "uniform" } },
+  dataset: { path: ${JSON.stringify(name)}, id: "id", state: "body" },
+  questions: { urgent: { type: "noul", instructions: "Today?" } },
+};
+`,
+    );
+    const out = join(dir, `${name}-run`);
+    const r = await runScript("bench.ts", [workflow, "--out", out, "--no-db"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(
+      r.stderr.trim(),
+      `decibench: ${
+        join(dir, name)
+      }: is ${kind}, not a regular file; name a .jsonl, .csv or .parquet file`,
+    );
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound, "no run directory");
+  }
+});
+
 Deno.test("gate exits 1 and records undecided cases under faults: never a pass, never a fail", async () => {
   const dir = await Deno.makeTempDir();
   const workflow = join(dir, "faulty.ts");

@@ -2,8 +2,8 @@
  * Question sets: the Typed Decisions dataset (schemas of its rows, option order, the verified
  * loader, the pinned facts with the attribution line reports print, the Python-compatible JSON
  * serializer the vendored files are written with) and a user's own file (JSONL, CSV, Parquet)
- * with the questions a workflow declares, both loaded through `loadQuestionSet` into the same
- * cases.
+ * with the questions a workflow declares, both opened through `openQuestionSet` (checked whole,
+ * then read as a stream of cases) or loaded through `loadQuestionSet` into the same cases.
  *
  * @example
  * ```ts
@@ -38,18 +38,24 @@ export type {
 } from "./schemas.ts";
 export { QUESTION_SET_FORMATS, QUESTION_TYPES } from "./schemas.ts";
 export {
+  type CaseSelection,
   loadQuestionSet,
   type LoadQuestionSetOptions,
+  openQuestionSet,
+  type OpenQuestionSetOptions,
+  type QuestionSet,
+  type QuestionSetCasesOptions,
   type QuestionSetSource,
 } from "./question_set.ts";
 export {
   formatProblem,
   PROBLEMS_SHOWN,
   QuestionSetError,
+  type QuestionSetErrorOptions,
   type QuestionSetProblem,
 } from "./question_set_error.ts";
 export { wireQuestion } from "./user_cases.ts";
-export { type CsvRecord, CsvSyntaxError, parseCsv } from "./csv.ts";
+export { CsvParser, type CsvRecord, CsvStream, CsvSyntaxError, parseCsv } from "./csv.ts";
 export { optionsOf, questionsJson } from "./questions.ts";
 export {
   type Dataset,

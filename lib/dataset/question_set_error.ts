@@ -38,6 +38,15 @@ export function formatProblem(problem: QuestionSetProblem): string {
   return `${where}: ${field}${problem.message}`;
 }
 
+/** Options of {@linkcode QuestionSetError}. */
+export interface QuestionSetErrorOptions {
+  /**
+   * How many problems were found in all.
+   * @default the number of problems given
+   */
+  total?: number | undefined;
+}
+
 /**
  * A user question set file cannot be used: it is missing, unreadable, or rows break the
  * workflow's declaration. Thrown before any request is sent; commands exit 2 on it.
@@ -52,19 +61,25 @@ export function formatProblem(problem: QuestionSetProblem): string {
 export class QuestionSetError extends Error {
   /** Always `"QuestionSetError"`. */
   override readonly name = "QuestionSetError";
-  /** Every problem found, in file order (the message shows the first {@linkcode PROBLEMS_SHOWN}). */
+  /** The problems found, in file order, up to a thousand of each kind (the message shows the first {@linkcode PROBLEMS_SHOWN}). */
   readonly problems: readonly QuestionSetProblem[];
+
+  /** How many problems were found (more than `problems` holds when a file has very many). */
+  readonly total: number;
 
   /**
    * Creates the error; its message lists the first problems, one per line.
    *
    * @param problems The problems (at least one).
+   * @param options How many there are in all, when only the first are given.
    */
-  constructor(problems: readonly QuestionSetProblem[]) {
+  constructor(problems: readonly QuestionSetProblem[], options: QuestionSetErrorOptions = {}) {
+    const total = Math.max(options.total ?? problems.length, problems.length);
     const lines = problems.slice(0, PROBLEMS_SHOWN).map(formatProblem);
-    const more = problems.length - PROBLEMS_SHOWN;
+    const more = total - PROBLEMS_SHOWN;
     if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "problem" : "problems"}`);
     super(lines.join("\n"));
     this.problems = problems;
+    this.total = total;
   }
 }

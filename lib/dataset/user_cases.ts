@@ -1,11 +1,13 @@
 /**
- * A user question set's rows as cases: every row checked against the workflow's declaration
- * (id present and unique, state fields present, gold values that are options or distributions
- * over exactly them), problems collected with the line and field they are in.
+ * A user question set's rows as cases, one row at a time: every row checked against the
+ * workflow's declaration (id present, unique and printable, state fields present, gold values
+ * that are options or distributions over exactly them), problems collected with the line and
+ * field they are in.
  *
  * @module
  */
-import type { RawFile, RawRow } from "./_read_rows.ts";
+import { MAX_DEPTH, type RawRow } from "./_read_rows.ts";
+import { cut, quoted, shown } from "./_shown.ts";
 import type { QuestionSetProblem } from "./question_set_error.ts";
 import { optionsOf } from "./questions.ts";
 import type {
@@ -19,27 +21,6 @@ import type {
 
 /** Probabilities must sum to 1 within this (as answers must). */
 export const GOLD_SUM_TOLERANCE = 1e-3;
-
-/** Options of {@linkcode userCases}. */
-export interface UserCasesOptions {
-  /** The file name used in problems. */
-  file: string;
-  /**
-   * The lane of every case when the dataset names no lane field.
-   * @default "default"
-   */
-  lane?: string;
-}
-
-/** The cases of a user file, or what is wrong with it. */
-export interface UserCases {
-  /** The cases, in file order (empty when there are problems). */
-  cases: Case[];
-  /** Rows with a gold value, per question. */
-  labelled: Record<string, number>;
-  /** Every problem found, in file order. */
-  problems: QuestionSetProblem[];
-}
 
 const NOUL_TEXT: Readonly<Record<string, string>> = {
   true: "true",
@@ -61,18 +42,26 @@ function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === "";
 }
 
-/** A value as a message shows it: JSON, cut at 60 characters. */
-export function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-}
-
-/** Where a non-finite number hides in a value (JSONL cannot hold one; Parquet can). */
-function nonFinite(value: unknown): boolean {
-  if (typeof value === "number") return !Number.isFinite(value);
-  if (Array.isArray(value)) return value.some(nonFinite);
-  if (isObject(value)) return Object.values(value).some(nonFinite);
-  return false;
+/**
+ * What is wrong with a state value, looked at no deeper than {@linkcode MAX_DEPTH} levels: nested
+ * too deep (nothing on a run's path could copy or send it), or holding a number that is not finite
+ * (JSON cannot send one; JSONL reads `1e999` as Infinity, Parquet holds NaN).
+ */
+function stateProblem(value: unknown, depth = 0): string | null {
+  if (typeof value === "number") {
+    return Number.isFinite(value)
+      ? null
+      : `holds ${value}, a number that is not finite; JSON cannot send it`;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  if (depth >= MAX_DEPTH) {
+    return `is nested more than ${MAX_DEPTH} levels deep; flatten the state`;
+  }
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    const problem = stateProblem(child, depth + 1);
+    if (problem !== null) return problem;
+  }
+  return null;
 }
 
 /** The question as sent: its definition without `gold`. */
@@ -88,7 +77,7 @@ type Gold = { gold: GoldAnswer } | { problem: string } | null;
  */
 function readGold(value: unknown, question: Question, format: QuestionSetFormat): Gold {
   if (isEmpty(value)) return null;
-  const options = optionsOf(question);
+  const options = optionsOfCached(question);
   if (isObject(value)) return readDistribution(value, question, options);
   let label: string | undefined;
   let allowed = options.join(", ");
@@ -123,15 +112,45 @@ function readGold(value: unknown, question: Question, format: QuestionSetFormat)
       }`,
     };
   }
-  const probabilities: Record<string, number> = {};
-  for (const option of options) probabilities[option] = option === label ? 1 : 0;
-  return { gold: goldAnswer(question, label, probabilities) };
+  return { gold: oneHot(question, label, options) };
+}
+
+const optionsCache = new WeakMap<Question, readonly string[]>();
+
+/** A (frozen, shared) question's options, listed once. */
+function optionsOfCached(question: Question): readonly string[] {
+  let options = optionsCache.get(question);
+  if (options === undefined) {
+    options = optionsOf(question);
+    optionsCache.set(question, options);
+  }
+  return options;
+}
+
+const oneHotCache = new WeakMap<Question, Map<string, GoldAnswer>>();
+
+/**
+ * The gold answer of a hard label: one frozen object per question and label, shared by every row
+ * with that label (a million rows do not make a million equal objects).
+ */
+function oneHot(question: Question, label: string, options: readonly string[]): GoldAnswer {
+  let byLabel = oneHotCache.get(question);
+  if (byLabel === undefined) {
+    byLabel = new Map();
+    oneHotCache.set(question, byLabel);
+  }
+  let gold = byLabel.get(label);
+  if (gold === undefined) {
+    const probabilities: Record<string, number> = {};
+    for (const option of options) probabilities[option] = option === label ? 1 : 0;
+    gold = deepFreeze(goldAnswer(question, label, probabilities));
+    byLabel.set(label, gold);
+  }
+  return gold;
 }
 
 function shownText(value: unknown): string {
-  return typeof value === "string"
-    ? `"${value.length > 60 ? `${value.slice(0, 57)}…` : value}"`
-    : shown(value);
+  return typeof value === "string" ? quoted(value) : shown(value);
 }
 
 function readDistribution(
@@ -147,7 +166,9 @@ function readDistribution(
   const stray = keys.find((key) => !options.includes(key));
   if (stray !== undefined) {
     return {
-      problem: `the distribution has "${stray}", which is not an option (${options.join(", ")})`,
+      problem: `the distribution has ${quoted(stray)}, which is not an option (${
+        options.join(", ")
+      })`,
     };
   }
   const missing = options.find((option) => !keys.includes(option));
@@ -161,8 +182,15 @@ function readDistribution(
   let sum = 0;
   for (const key of keys) {
     const p = distribution[key];
-    if (typeof p !== "number" || !Number.isFinite(p) || p < 0 || p > 1) {
-      return { problem: `probability of "${key}" is ${shown(p)}, not a number in [0, 1]` };
+    if (typeof p === "number" && !Number.isFinite(p)) {
+      return {
+        problem: `probability of ${
+          quoted(key)
+        } is not a finite number (it reads as ${p}); give a number in [0, 1]`,
+      };
+    }
+    if (typeof p !== "number" || p < 0 || p > 1) {
+      return { problem: `probability of ${quoted(key)} is ${shown(p)}, not a number in [0, 1]` };
     }
     sum += p;
   }
@@ -206,9 +234,27 @@ function goldAnswer(
   return gold;
 }
 
+/** A control character (NUL, a line break, a tab…): ids are one line of printable text. */
+// deno-lint-ignore no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 function readId(value: unknown): { id: string } | { problem: string } {
   if (isEmpty(value)) return { problem: "missing: every row needs an id" };
-  if (typeof value === "string") return { id: value };
+  if (typeof value === "string") {
+    const control = CONTROL.exec(value);
+    if (control !== null) {
+      const code = (control[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(
+        4,
+        "0",
+      );
+      return {
+        problem: `${
+          shown(value)
+        } holds a control character (U+${code}); an id must be one line of printable text`,
+      };
+    }
+    return { id: value };
+  }
   if (typeof value === "number" && Number.isInteger(value)) return { id: String(value) };
   return { problem: `${shown(value)} is not an id (a string or an integer)` };
 }
@@ -222,154 +268,320 @@ function readLane(value: unknown): { lane: string } | { problem: string } {
   return { problem: `${shown(value)} is not a lane name (a string)` };
 }
 
-/**
- * Checks a read file's rows against the workflow's declaration and builds the cases. Every row is
- * checked; nothing stops at the first problem. Fields the declaration names but the file lacks
- * entirely (a CSV or Parquet column, or a JSONL field no row has) are reported once, for the file.
- *
- * @param file The rows as read.
- * @param spec The workflow's `dataset`.
- * @param definitions The workflow's `questions`.
- * @param options File name and default lane.
- * @returns The cases (sharing one frozen questions object), labelled counts and problems.
- */
-export function userCases(
-  file: RawFile,
-  spec: DatasetSpec,
-  definitions: Readonly<Record<string, QuestionDefinition>>,
-  options: UserCasesOptions,
-): UserCases {
-  const problems: QuestionSetProblem[] = [...file.problems];
-  const problem = (line: number | null, field: string | null, message: string): void => {
-    problems.push({ file: options.file, line, field, message });
-  };
-  const stateFields = typeof spec.state === "string" ? [spec.state] : spec.state;
-  const questions: Record<string, Question> = {};
-  for (const [name, definition] of Object.entries(definitions)) {
-    questions[name] = deepFreeze(wireQuestion(definition));
+/** How many problems of each kind are kept (the rest are counted). */
+export const PROBLEMS_KEPT = 1000;
+
+/** Problems kept up to {@linkcode PROBLEMS_KEPT}, and counted beyond. */
+class ProblemLog {
+  readonly items: (QuestionSetProblem & { absentField?: string })[] = [];
+  total = 0;
+
+  add(problem: QuestionSetProblem & { absentField?: string }): void {
+    this.total++;
+    if (this.items.length < PROBLEMS_KEPT) this.items.push(problem);
   }
-  Object.freeze(questions);
-  const labelled: Record<string, number> = Object.fromEntries(
-    Object.keys(definitions).map((name) => [name, 0]),
-  );
-  // Fields every row must have: a whole column missing is one problem, not one per row.
-  const required: [string, string][] = [
-    [spec.id, "the id field"],
-    ...stateFields.map((f): [string, string] => [f, "a state field"]),
-    ...(spec.lane !== undefined ? [[spec.lane, "the lane field"] as [string, string]] : []),
-  ];
-  const golds = Object.entries(definitions).flatMap(([name, d]) =>
-    d.gold === undefined
-      ? []
-      : [[d.gold, `the gold field of question "${name}"`] as [string, string]]
-  );
-  const absent = new Set<string>();
-  const header = file.columns;
-  const known = header ?? [...new Set(file.rows.flatMap((r) => Object.keys(r.values)))];
-  if (header !== null || file.rows.length > 0) {
-    for (const [field, role] of [...required, ...golds]) {
-      if (known.includes(field) || absent.has(field)) continue;
-      absent.add(field);
-      const listed = known.length > 12 ? `${known.slice(0, 12).join(", ")}, …` : known.join(", ");
-      problem(
-        header !== null && file.format === "csv" ? 1 : null,
-        field,
-        `no such ${header !== null ? "column" : "field in any row"} (${role}); the file has ${
-          listed || "none"
-        }`,
-      );
-    }
-  }
-  if (file.rows.length === 0 && problems.length === 0) {
-    problem(null, null, "has no rows; a question set needs at least one case");
-  }
-  const seen = new Map<string, number>();
-  const cases: Case[] = [];
-  for (const row of file.rows) {
-    const item = rowCase(row, spec, stateFields, definitions, questions, absent, file.format, {
-      problem,
-      seen,
-      lane: options.lane ?? "default",
-    });
-    if (item === null) continue;
-    for (const name of Object.keys(item.gold)) labelled[name] = (labelled[name] ?? 0) + 1;
-    cases.push(item);
-  }
-  return { cases: problems.length ? [] : cases, labelled, problems };
 }
 
-function rowCase(
-  row: RawRow,
-  spec: DatasetSpec,
-  stateFields: readonly string[],
-  definitions: Readonly<Record<string, QuestionDefinition>>,
-  questions: Record<string, Question>,
-  absent: ReadonlySet<string>,
-  format: QuestionSetFormat,
-  context: {
-    problem: (line: number | null, field: string | null, message: string) => void;
-    seen: Map<string, number>;
-    lane: string;
-  },
-): Case | null {
-  const { values, line } = row;
-  const { problem, seen } = context;
-  let ok = true;
-  const fail = (field: string, message: string): void => {
-    problem(line, field, message);
-    ok = false;
-  };
-  let id = "";
-  if (!absent.has(spec.id)) {
-    const read = readId(values[spec.id]);
-    if ("problem" in read) fail(spec.id, read.problem);
-    else {
-      id = read.id;
-      const first = seen.get(id);
-      if (first !== undefined) {
-        fail(
-          spec.id,
-          `"${id}" repeats the id of ${
-            format === "parquet" ? "row" : "line"
-          } ${first}; ids must be unique`,
-        );
-      } else seen.set(id, line);
+/** Options of {@linkcode RowChecker}. */
+export interface RowCheckerOptions {
+  /** The file name used in problems. */
+  file: string;
+  /** The file's format (how gold text is read, what a line is called). */
+  format: QuestionSetFormat;
+  /**
+   * The lane of every case when the dataset names no lane field.
+   * @default "default"
+   */
+  lane?: string;
+  /**
+   * Check that ids are unique. A second read of bytes already checked (the same sha256) skips it
+   * and keeps no ids.
+   * @default true
+   */
+  uniqueIds?: boolean;
+}
+
+/**
+ * Checks a file's rows against the workflow's declaration, one row at a time, and builds each
+ * row's case. Every row is checked; nothing stops at the first problem. Fields the declaration
+ * names but the file lacks entirely (a CSV or Parquet column, or a JSONL field no row has) are
+ * reported once, for the file. Memory: the ids seen (for the repeat check) and at most
+ * {@linkcode PROBLEMS_KEPT} problems of each kind.
+ */
+export class RowChecker {
+  /** The questions every case asks, frozen and shared by all cases. */
+  readonly questions: Readonly<Record<string, Question>>;
+  /** Rows with a gold value, per question. */
+  readonly labelled: Record<string, number>;
+  /** Rows read (with or without problems). */
+  rows = 0;
+  readonly #spec: DatasetSpec;
+  readonly #definitions: Readonly<Record<string, QuestionDefinition>>;
+  readonly #options: RowCheckerOptions;
+  readonly #stateFields: readonly string[];
+  /** [field, role] of the fields every row must have, then of the gold fields. */
+  readonly #named: [string, string][];
+  readonly #absent = new Set<string>();
+  /** [question name, gold field, question] of each question with a gold field. */
+  readonly #golds: [string, string, Question][];
+  #columns: string[] | null = null;
+  /** JSONL: the named fields some row has, and the first 13 field names in order of appearance. */
+  readonly #present = new Set<string>();
+  readonly #firstKeys: string[] = [];
+  readonly #missing = new Map<string, number>();
+  readonly #seen: Map<string, number> | null;
+  readonly #format = new ProblemLog();
+  readonly #fields = new ProblemLog();
+  readonly #rowProblems = new ProblemLog();
+
+  /**
+   * Prepares the check.
+   *
+   * @param spec The workflow's `dataset`.
+   * @param definitions The workflow's `questions`.
+   * @param options File name, format, default lane, id check.
+   */
+  constructor(
+    spec: DatasetSpec,
+    definitions: Readonly<Record<string, QuestionDefinition>>,
+    options: RowCheckerOptions,
+  ) {
+    this.#spec = spec;
+    this.#definitions = definitions;
+    this.#options = options;
+    this.#stateFields = typeof spec.state === "string" ? [spec.state] : spec.state;
+    const questions: Record<string, Question> = {};
+    for (const [name, definition] of Object.entries(definitions)) {
+      questions[name] = deepFreeze(wireQuestion(definition));
     }
-  } else ok = false;
-  let lane = context.lane;
-  if (spec.lane !== undefined) {
-    if (absent.has(spec.lane)) ok = false;
-    else {
-      const read = readLane(values[spec.lane]);
-      if ("problem" in read) fail(spec.lane, read.problem);
-      else lane = read.lane;
+    this.questions = Object.freeze(questions);
+    this.labelled = Object.fromEntries(Object.keys(definitions).map((name) => [name, 0]));
+    this.#golds = Object.entries(definitions).flatMap(([name, d]) =>
+      d.gold === undefined ? [] : [[name, d.gold, questions[name] as Question]]
+    );
+    this.#named = [
+      [spec.id, "the id field"],
+      ...this.#stateFields.map((f): [string, string] => [f, "a state field"]),
+      ...(spec.lane !== undefined ? [[spec.lane, "the lane field"] as [string, string]] : []),
+      ...Object.entries(definitions).flatMap(([name, d]) =>
+        d.gold === undefined
+          ? []
+          : [[d.gold, `the gold field of question "${name}"`] as [string, string]]
+      ),
+    ];
+    this.#seen = options.uniqueIds === false ? null : new Map();
+  }
+
+  /** The file name used in problems. */
+  get file(): string {
+    return this.#options.file;
+  }
+
+  /** The file's format. */
+  get format(): QuestionSetFormat {
+    return this.#options.format;
+  }
+
+  /** The ids seen, each with its line (empty when ids are not checked). */
+  get ids(): ReadonlyMap<string, number> {
+    return this.#seen ?? new Map();
+  }
+
+  /**
+   * Reports a format problem (it comes before the rows' problems).
+   *
+   * @param line The line, or null for the whole file.
+   * @param field The field, or null.
+   * @param message What is wrong.
+   */
+  formatProblem(line: number | null, field: string | null, message: string): void {
+    this.#format.add({ file: this.#options.file, line, field, message });
+  }
+
+  /**
+   * Takes the header of a CSV or Parquet file: the named fields it lacks are reported now.
+   *
+   * @param columns The header's columns.
+   * @param hint Text added to each "no such column" message (a delimiter hint).
+   */
+  header(columns: string[], hint = ""): void {
+    this.#columns = columns;
+    const known = new Set(columns);
+    for (const [field, role] of this.#named) {
+      if (!known.has(field)) this.#absentField(field, role, columns, hint);
     }
   }
-  const parts: Record<string, unknown> = {};
-  for (const field of stateFields) {
-    if (absent.has(field)) {
-      ok = false;
-      continue;
-    }
-    if (!Object.hasOwn(values, field)) {
-      fail(field, "missing: every row needs each state field");
-      continue;
-    }
-    const value = values[field];
-    if (nonFinite(value)) fail(field, "holds a number that is not finite; JSON cannot send it");
-    parts[field] = value;
+
+  #absentField(field: string, role: string, known: readonly string[], hint = ""): void {
+    if (this.#absent.has(field)) return;
+    this.#absent.add(field);
+    const header = this.#columns !== null;
+    const names = known.slice(0, 12).map((name) => cut(name));
+    const listed = known.length > 12 ? `${names.join(", ")}, …` : names.join(", ");
+    this.#fields.add({
+      file: this.#options.file,
+      line: header && this.#options.format === "csv" ? 1 : null,
+      field: cut(field),
+      message: `no such ${header ? "column" : "field in any row"} (${role}); the file has ${
+        listed || "none"
+      }${hint}`,
+    });
   }
-  const gold: Record<string, GoldAnswer> = {};
-  for (const [name, definition] of Object.entries(definitions)) {
-    if (definition.gold === undefined || absent.has(definition.gold)) continue;
-    const read = readGold(values[definition.gold], questions[name] as Question, format);
-    if (read === null) continue;
-    if ("problem" in read) fail(definition.gold, read.problem);
-    else gold[name] = read.gold;
+
+  /**
+   * Checks one row and builds its case.
+   *
+   * @param row The row as read.
+   * @returns Its case, or null when the row has a problem (reported).
+   */
+  row(row: RawRow): Case | null {
+    this.rows++;
+    const { values, line } = row;
+    const spec = this.#spec;
+    const absent = this.#absent;
+    if (this.#columns === null) this.#notePresent(values);
+    let ok = true;
+    let id = "";
+    if (!absent.has(spec.id)) {
+      const read = readId(values[spec.id]);
+      if ("problem" in read) ok = this.#fail(row, spec.id, read.problem, true);
+      else {
+        id = read.id;
+        const first = this.#seen?.get(id);
+        if (first !== undefined) {
+          ok = this.#fail(
+            row,
+            spec.id,
+            `${quoted(id)} repeats the id of ${
+              this.#options.format === "parquet" ? "row" : "line"
+            } ${first}; ids must be unique`,
+          );
+        } else this.#seen?.set(detached(id), line);
+      }
+    } else ok = false;
+    let lane = this.#options.lane ?? "default";
+    if (spec.lane !== undefined) {
+      if (absent.has(spec.lane)) ok = false;
+      else {
+        const read = readLane(values[spec.lane]);
+        if ("problem" in read) ok = this.#fail(row, spec.lane, read.problem, true);
+        else lane = read.lane;
+      }
+    }
+    let state: unknown;
+    const parts: Record<string, unknown> | null = typeof spec.state === "string" ? null : {};
+    for (const field of this.#stateFields) {
+      if (absent.has(field)) {
+        ok = false;
+        continue;
+      }
+      if (!Object.hasOwn(values, field)) {
+        ok = this.#fail(row, field, "missing: every row needs each state field", true);
+        continue;
+      }
+      const value = values[field];
+      const problem = stateProblem(value);
+      if (problem !== null) ok = this.#fail(row, field, problem);
+      if (parts === null) state = value;
+      else parts[field] = value;
+    }
+    const gold: Record<string, GoldAnswer> = {};
+    for (const [name, field, question] of this.#golds) {
+      if (absent.has(field)) continue;
+      const read = readGold(values[field], question, this.#options.format);
+      if (read === null) continue;
+      if ("problem" in read) ok = this.#fail(row, field, read.problem);
+      else gold[name] = read.gold;
+    }
+    if (!ok) return null;
+    for (const name in gold) this.labelled[name] = (this.labelled[name] ?? 0) + 1;
+    return { id, workflow: lane, state: parts ?? state, questions: this.questions, gold };
   }
-  if (!ok) return null;
-  const state = typeof spec.state === "string" ? parts[spec.state] : parts;
-  return { id, workflow: lane, state, questions, gold };
+
+  /**
+   * Reports a row's problem; returns false (the row is not a case). `missing`: the field is not
+   * in the row, which a JSONL file reports once for the file when no row has it.
+   */
+  #fail(row: RawRow, field: string, message: string, missing = false): false {
+    const absentField = missing && this.#columns === null && !Object.hasOwn(row.values, field)
+      ? field
+      : undefined;
+    this.#rowProblems.add({
+      file: this.#options.file,
+      line: row.line,
+      field: cut(field),
+      message,
+      ...(absentField !== undefined ? { absentField } : {}),
+    });
+    if (absentField !== undefined) {
+      this.#missing.set(absentField, (this.#missing.get(absentField) ?? 0) + 1);
+    }
+    return false;
+  }
+
+  #notePresent(values: Record<string, unknown>): void {
+    if (this.#firstKeys.length <= 12) {
+      for (const key in values) {
+        if (!this.#firstKeys.includes(key)) this.#firstKeys.push(key);
+        if (this.#firstKeys.length > 12) break;
+      }
+    }
+    if (this.#present.size < this.#named.length) {
+      for (const [field] of this.#named) {
+        if (Object.hasOwn(values, field)) this.#present.add(field);
+      }
+    }
+  }
+
+  /**
+   * Ends the check: the fields no JSONL row has are reported once (and the rows' "missing"
+   * problems for them dropped), and a file without rows is refused.
+   */
+  finish(): void {
+    if (this.#columns === null && this.rows > 0) {
+      for (const [field, role] of this.#named) {
+        if (this.#present.has(field)) continue;
+        this.#absentField(field, role, this.#firstKeys);
+        this.#rowProblems.total -= this.#missing.get(field) ?? 0;
+      }
+      const kept = this.#rowProblems.items.filter((p) =>
+        p.absentField === undefined || !this.#absent.has(p.absentField)
+      );
+      this.#rowProblems.items.splice(0, Infinity, ...kept);
+    }
+    if (this.rows === 0 && this.problemCount === 0) {
+      this.#fields.add({
+        file: this.#options.file,
+        line: null,
+        field: null,
+        message: "has no rows; a question set needs at least one case",
+      });
+    }
+  }
+
+  /** How many problems were found. */
+  get problemCount(): number {
+    return this.#format.total + this.#fields.total + this.#rowProblems.total;
+  }
+
+  /**
+   * The problems kept, in order: format problems, missing fields, then the rows'.
+   *
+   * @returns At most 3 × {@linkcode PROBLEMS_KEPT} problems.
+   */
+  problems(): QuestionSetProblem[] {
+    return [this.#format, this.#fields, this.#rowProblems].flatMap((log) =>
+      log.items.map(({ absentField: _, ...problem }) => problem)
+    );
+  }
+}
+
+/**
+ * A string that shares no memory with the text it was cut from (a CSV id is a slice of the chunk
+ * it was read in; kept in the id map, it would keep the whole chunk alive).
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : (" " + text).slice(1);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -3,8 +3,30 @@
  *
  * @module
  */
-import { type Case, type Dataset, loadQuestionSet } from "../dataset/mod.ts";
+import {
+  type Case,
+  type CaseSelection,
+  type Dataset,
+  loadQuestionSet,
+  openQuestionSet,
+  type QuestionSet,
+} from "../dataset/mod.ts";
 import type { Workflow } from "./schemas.ts";
+
+/**
+ * The selection a workflow's `cases` field and a `--limit` make.
+ *
+ * @param selection The workflow's `cases` field.
+ * @param limit A command-line `--limit` that overrides the workflow's.
+ * @returns The selection `openQuestionSet` applies.
+ */
+export function caseSelection(selection: Workflow["cases"], limit?: number): CaseSelection {
+  return {
+    lanes: selection.workflows,
+    ids: selection.ids,
+    limit: limit ?? selection.limit,
+  };
+}
 
 /**
  * Selects the cases a workflow asks for.
@@ -43,7 +65,7 @@ export function selectCases(
   return out;
 }
 
-/** Options of {@linkcode loadCases}. */
+/** Options of {@linkcode loadCases} and {@linkcode openCases}. */
 export interface LoadCasesOptions {
   /**
    * Overrides the workflow's case limit (`--limit`).
@@ -58,8 +80,36 @@ export interface LoadCasesOptions {
 }
 
 /**
+ * Opens a workflow's question set with its case selection applied: every row checked before
+ * anything is sent, the counts, lanes and digests a run needs known up front, and the selected
+ * cases read as a stream (`cases()`), never held whole.
+ *
+ * @param workflow The validated workflow.
+ * @param options Limit and dataset folder.
+ * @returns The opened question set (its figures are the selected cases').
+ * @throws {QuestionSetError} When the workflow's file is missing or a row breaks its declaration.
+ * @throws {DatasetIntegrityError} When the vendored dataset fails its check.
+ * @throws {RangeError} When the selection names an unknown id or matches nothing.
+ */
+export async function openCases(
+  workflow: Workflow,
+  options: LoadCasesOptions = {},
+): Promise<QuestionSet> {
+  return await openQuestionSet({
+    dataset: workflow.dataset,
+    questions: workflow.questions,
+    typedQuestions: workflow.cases.questions,
+  }, {
+    lane: workflow.name,
+    selection: caseSelection(workflow.cases, options.limit),
+    ...(options.datasetDir !== undefined ? { datasetDir: options.datasetDir } : {}),
+  });
+}
+
+/**
  * Loads a workflow's question set (Typed Decisions, a subset of its questions, or the workflow's
- * own file, verified before anything is sent) and selects its cases.
+ * own file, verified before anything is sent) and selects its cases, all held in memory (see
+ * {@linkcode openCases} for the stream).
  *
  * @param workflow The validated workflow.
  * @param options Limit and dataset folder.
