@@ -19,6 +19,7 @@ import {
   type Workflow,
 } from "../lib/workflow/mod.ts";
 import { UsageError } from "../lib/cli/args.ts";
+import { EXIT_INDEX_FAILED } from "../lib/cli/main.ts";
 
 /** The bench command's settings that apply to a comparison. */
 export interface BenchEnginesOptions {
@@ -75,8 +76,8 @@ export function narrowForResume(workflow: Workflow, resume: LoadedRun | undefine
  *
  * @param workflow The workflow (several endpoints).
  * @param options Flags.
- * @returns The exit status: 0 when every run completed and met its thresholds, 130 when
- *   interrupted, 1 otherwise.
+ * @returns The exit status: 0 when every run completed, met its thresholds and was indexed, 4
+ *   when they did but a run could not be indexed, 130 when interrupted, 1 otherwise.
  */
 export async function benchEngines(
   workflow: Workflow,
@@ -150,5 +151,6 @@ export async function benchEngines(
   const ok = comparison.runs.every((r) =>
     r.status === "completed" && r.thresholds.every((t) => t.pass)
   );
-  return ok && !failed ? 0 : 1;
+  if (!ok) return 1;
+  return failed ? EXIT_INDEX_FAILED : 0;
 }

@@ -20,7 +20,7 @@ import {
   usageLine,
 } from "../lib/cli/args.ts";
 import { resolve } from "node:path";
-import { runMain } from "../lib/cli/main.ts";
+import { EXIT_INDEX_FAILED, runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
@@ -98,7 +98,8 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
   },
   more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
 2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
-130 interrupted (Ctrl+C: requests in flight get 2 s, the run is written as interrupted).`,
+4 completed but not added to the run index (--db); 130 interrupted (Ctrl+C: requests in flight
+get 2 s, the run is written as interrupted).`,
 };
 
 /**
@@ -305,7 +306,8 @@ async function main(args: string[]): Promise<number> {
   }
   if (result.status === "interrupted") return 130;
   if (result.status !== "completed") return 1;
-  return result.thresholds.every((t) => t.pass) ? 0 : 1;
+  if (!result.thresholds.every((t) => t.pass)) return 1;
+  return result.indexError === null ? 0 : EXIT_INDEX_FAILED;
 }
 
 /** `--parallel-sweep 1,4,16`: a comma list of concurrencies ≥ 1. */

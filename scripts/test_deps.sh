@@ -2,7 +2,8 @@
 # Installs what the test suite needs and is missing: tmux (live monitor in a pseudo-terminal),
 # Chromium (report screenshot), Jupyter nbconvert and Deno's Jupyter kernel (notebooks), and
 # Debian's python3-httpx (the peer harness in scripts/peer, run by tests/peer_harness_test.ts).
-# Idempotent and quiet when everything is present. Needs root (or sudo) for apt-get.
+# Idempotent and quiet when everything is present. Needs root (or sudo) for apt-get, and waits up
+# to 5 minutes for the package lock when another apt or dpkg holds it.
 set -euo pipefail
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
@@ -13,8 +14,11 @@ if ((${#need[@]})); then
   sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
   echo "installing test dependencies: ${need[*]}" >&2
-  $sudo apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # Another apt or dpkg (an unattended upgrade) may hold the package lock: wait up to 5 minutes.
+  wait_lock=(-o DPkg::Lock::Timeout=300)
+  $sudo apt-get "${wait_lock[@]}" update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get "${wait_lock[@]}" install -y -qq \
+    --no-install-recommends "${need[@]}" >/dev/null
 fi
 # Deno's Jupyter kernel (Debian's jupyter has no kernelspec command: look for the file).
 kernels="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/deno/kernel.json"

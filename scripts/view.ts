@@ -93,12 +93,13 @@ async function main(args: string[]): Promise<number> {
   const stop = () => controller.abort();
   Deno.addSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
-  const local = hostname === "127.0.0.1" || hostname === "localhost" || hostname === "::1";
+  const local = /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    ["localhost", "::1", "[::1]"].includes(hostname);
   console.log(`decibench view  ${view.url}`);
   console.log(
     local
       ? `listening on ${view.hostname}:${view.port} only (this machine); read-only, offline`
-      : `listening on ${view.hostname}:${view.port}: reachable from other machines; read-only, offline`,
+      : `listening on ${view.hostname}:${view.port} with no authentication: anyone who can reach port ${view.port} reads every run (the index and the run directories); read-only, offline`,
   );
   console.log(`index ${dbPath || "(none)"} · runs ${runsDir || "(none)"} · Ctrl+C to stop`);
   if (values.open === true) await openBrowser(view.url);

@@ -55,6 +55,27 @@ export function spawnScript(
   return { child, lines: splitLines(child.stdout), stderr };
 }
 
+/**
+ * Fails a test whose `bench.ts` run may have written the checkout's own runs/decibench.db: run
+ * from the repository root, a bench run that names no index (`--db <temp file>` or `--no-db`)
+ * adds itself there. Runs refused before they start (exit 2, 3), `--help` and `--dry-run` write
+ * no index.
+ *
+ * @param script Script file name under scripts/.
+ * @param args Arguments.
+ * @param code The run's exit status.
+ * @throws {TypeError} When a bench run that got under way named no index.
+ */
+export function assertOwnIndex(script: string, args: readonly string[], code: number): void {
+  if (script !== "bench.ts" || code === 2 || code === 3) return;
+  if (args.some((a) => /^--(?:no-db|db|help|dry-run)(?:=|$)/.test(a))) return;
+  throw new TypeError(
+    `Cannot run bench.ts ${
+      args.join(" ")
+    } in a test without --db or --no-db: it writes the checkout's runs/decibench.db; pass --db <temp file> or --no-db`,
+  );
+}
+
 /** Output of a finished script. */
 export interface Finished {
   /** Exit code. */
@@ -72,6 +93,7 @@ export interface Finished {
  * @param args Arguments.
  * @param env Extra environment variables.
  * @returns Exit code, stdout lines and stderr.
+ * @throws {TypeError} When a bench run that got under way named no index ({@linkcode assertOwnIndex}).
  */
 export async function runScript(
   script: string,
@@ -82,6 +104,7 @@ export async function runScript(
   const lines: string[] = [];
   for await (const line of run.lines) lines.push(line);
   const { code } = await run.child.status;
+  assertOwnIndex(script, args, code);
   return { code, lines, stderr: await run.stderr };
 }
 

@@ -88,6 +88,38 @@ Deno.test("a decision server's malformed answers stay case errors and the run go
   assert.equal((await readRunJson(out)).fatal, null);
 });
 
+Deno.test("a decision server writing NaN or Infinity is told its reply is not valid JSON for that reason, not sent to check --base-url", async (t) => {
+  const table: [string, string, RegExp][] = [
+    ["NaN", '{"answers":{"x":{"noul":NaN}}}', /it holds NaN/],
+    ["Infinity", '{"answers":{"x":{"noul":-Infinity}}}', /it holds -Infinity/],
+  ];
+  for (const [name, body, pattern] of table) {
+    await t.step(name, async () => {
+      await using server = wrongServer(body, "application/json");
+      const out = await Deno.makeTempDir();
+      const r = await runScript("bench.ts", [
+        "workflows/llama.ts",
+        "--base-url",
+        server.url,
+        "--limit",
+        "6",
+        "--out",
+        out,
+        "--no-db",
+      ]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /not a decision model server|--base-url/);
+      assert.equal(server.requests(), 6, "every case was asked");
+      const records = await readDecisions(`${out}/decisions.jsonl`);
+      assert.ok(records.every((d) => d.error?.kind === "malformed"));
+      const message = records[0]?.error?.message ?? "";
+      assert.match(message, /body is not valid JSON/);
+      assert.match(message, pattern);
+      assert.equal((await readRunJson(out)).fatal, null);
+    });
+  }
+});
+
 Deno.test("a refused or missing key names the variable and gives no resume hint", async (t) => {
   const key = "sk-decibench-test-51d0c7";
   await using server = await startReferenceServer({ predictor: "uniform", apiKey: key });

@@ -20,6 +20,7 @@ Deno.test("bench against the oracle scores KL 0, Brier 0 and accuracy within 196
     server.url,
     "--out",
     out,
+    "--no-db",
   ]);
   assert.equal(r.code, 0, r.stderr);
   const stdout = r.lines.join("\n");
@@ -60,6 +61,7 @@ Deno.test("bench against a faulty server ends incomplete, counts failures as mis
     server.url,
     "--out",
     out,
+    "--no-db",
   ]);
   assert.notEqual(r.code, 0);
   const run = await readRun(out);
@@ -92,6 +94,7 @@ Deno.test("a key-protected server stops a run without the key; with it the key a
     server.url,
     "--out",
     without,
+    "--no-db",
     "--limit",
     "20",
   ], { LLAMA_API_KEY: "" });
@@ -106,6 +109,7 @@ Deno.test("a key-protected server stops a run without the key; with it the key a
     server.url,
     "--out",
     withKey,
+    "--no-db",
     "--limit",
     "20",
     "--json",
@@ -178,6 +182,7 @@ Deno.test("bench stops at the first unsupported-endpoint answer with the spec's 
     server.url,
     "--out",
     out,
+    "--no-db",
   ]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /does not serve decision models/);
@@ -233,6 +238,7 @@ Deno.test("bench refuses bad input with one clear message and a usage exit statu
       "3",
       "--out",
       out,
+      "--no-db",
     ]);
     assert.equal(r.code, 1);
     const records = await readDecisions(`${out}/decisions.jsonl`);

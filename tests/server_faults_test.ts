@@ -20,7 +20,10 @@ const body = JSON.stringify({
   },
 });
 
-function ask(server: ReferenceServer, init: RequestInit = {}): Promise<Response> {
+function ask(
+  server: ReferenceServer,
+  init: RequestInit & { client?: Deno.HttpClient } = {},
+): Promise<Response> {
   return fetch(`${server.url}/v1/systemone`, { method: "POST", body, ...init });
 }
 
@@ -147,6 +150,45 @@ Deno.test("fault timeout never answers until the client gives up", async () => {
   });
   await until(() => server.stats().processing === 0);
   assert.equal(server.stats().refused, 1);
+});
+
+Deno.test("fault timeout holds only the drawn request: the others on the same kept-alive connections are answered", async () => {
+  const warm = 8;
+  const parallel = 48;
+  const faults = parseFaults("timeout=0.02");
+  // A seed whose draws leave the warm-up alone and time out exactly one of the parallel requests.
+  let seed = 0;
+  const kinds = (s: number) =>
+    Array.from({ length: warm + parallel }, (_, i) => drawFault(faults, s, i)?.kind);
+  while (
+    kinds(seed).slice(0, warm).some(Boolean) ||
+    kinds(seed).filter((kind) => kind === "timeout").length !== 1
+  ) seed++;
+  await using server = await startReferenceServer({ faults, seed });
+  using client = Deno.createHttpClient({ poolMaxIdlePerHost: warm });
+  // Eight connections opened and kept alive, then reused by the parallel requests.
+  await Promise.all(
+    Array.from({ length: warm }, () => ask(server, { client }).then((r) => r.text())),
+  );
+  const controller = new AbortController();
+  let answered = 0;
+  const outcomes = Array.from(
+    { length: parallel },
+    () =>
+      ask(server, { client, signal: controller.signal }).then(async (r) => {
+        await r.text();
+        answered++;
+        return r.status;
+      }, (error: Error) => error.name),
+  );
+  // Counted, not timed: every request has arrived, and all but the drawn one are answered.
+  await until(() => server.stats().decisionRequests === warm + parallel);
+  await until(() => answered === parallel - 1 || server.stats().processing > 1);
+  assert.equal(server.stats().processing, 1, "only the drawn request is held");
+  controller.abort();
+  const settled = await Promise.all(outcomes);
+  assert.equal(settled.filter((o) => o === 200).length, parallel - 1);
+  assert.deepEqual(settled.filter((o) => o !== 200), ["AbortError"]);
 });
 
 Deno.test("fault timeout requests are released when the server closes", async () => {

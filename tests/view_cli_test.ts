@@ -27,6 +27,30 @@ Deno.test("`deno task view` says where it listens, stops on SIGTERM, and refuses
       assert.equal((await view.child.status).code, 0, await view.stderr);
     });
 
+    await t.step(
+      "bound to every address it warns that anyone who can reach the port reads every run",
+      async () => {
+        const port = freePort();
+        const view = spawnScript("view.ts", [
+          "--port",
+          String(port),
+          "--hostname",
+          "0.0.0.0",
+          ...args,
+        ]);
+        try {
+          await view.lines.next();
+          const warning = (await view.lines.next()).value ?? "";
+          assert.match(warning, /no authentication/);
+          assert.match(warning, new RegExp(`anyone who can reach port ${port} reads every run`));
+        } finally {
+          view.child.kill("SIGTERM");
+          await view.child.status;
+          await view.stderr;
+        }
+      },
+    );
+
     await t.step("a port in use, or a port that is not one, is a usage error", async () => {
       const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
       try {

@@ -7,6 +7,12 @@ import { DatasetIntegrityError } from "../dataset/mod.ts";
 import { describeOsError } from "../record/mod.ts";
 import { HelpRequested, UsageError } from "./args.ts";
 
+/**
+ * Exit status of a command whose work completed (and met its thresholds) but whose run could not
+ * be added to the SQLite run index: the run directory is whole, the index lacks it.
+ */
+export const EXIT_INDEX_FAILED = 4;
+
 /** Options for `runMain`. */
 export interface RunMainOptions {
   /** The usage line printed after a usage error. */

@@ -11,6 +11,7 @@ import type { Assert, Equals } from "../_type_check.ts";
 import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { EngineReply, NormalizedAnswer } from "./engine.ts";
 import { AnswerValidationError } from "./errors.ts";
+import { throwIfNonFinite } from "./_non_finite.ts";
 
 /** Tolerance on the sum of a distribution. */
 export const SUM_TOLERANCE = 1e-3;
@@ -268,6 +269,7 @@ export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    throwIfNonFinite(text);
     throw new AnswerValidationError([
       `reply: body is not valid JSON (${text.length} bytes, starts ${
         JSON.stringify(text.slice(0, 40))

@@ -1,9 +1,12 @@
 /**
  * Decisions as CSV for spreadsheets: one row per decision with the run id, RFC 4180 quoting
  * (csv-stringify), distributions as JSON text in option order, booleans as `true`/`false`, empty
- * cells for n/a. A text cell that a spreadsheet would run as a formula (starting with `=`, `+`,
- * `-`, `@`, a tab or a carriage return) gets a leading `'`, so a server's error text cannot become
- * a formula; numbers are written as numbers.
+ * cells for n/a. A cell holding a carriage return, a line feed, a quote or a comma is quoted, so a
+ * lone line break in an id cannot split a row. A text cell (ids, lanes, question names, answers,
+ * endpoints, error messages) that a spreadsheet would run as a formula — its first character a
+ * control character (tab, carriage return, line feed, NUL, ...) or its first non-blank character
+ * `=`, `+`, `-` or `@` — gets a leading `'`, so a server's text cannot become a formula. Numeric
+ * columns are written as numbers and never guarded: `-0.5` stays a number.
  *
  * @module
  */
@@ -38,7 +41,7 @@ export const CSV_COLUMNS: readonly string[] = [
 /** The file's path under the export root. */
 export const CSV_PATH = "decisions.csv";
 
-const FORMULA = /^[=+\-@\t\r]/;
+const FORMULA = /^(?:\p{Cc}|\s*[=+\-@])/u;
 
 function text(value: string | null | undefined): string {
   if (value === null || value === undefined) return "";
@@ -92,6 +95,8 @@ export function exportCsv(input: ExportInput): ExportResult {
     header: true,
     columns: [...CSV_COLUMNS],
     record_delimiter: "windows",
+    // csv-stringify quotes the whole record delimiter (CRLF) but not a lone CR or LF.
+    quoted_match: /[\r\n]/,
   });
   return { format: "csv", files: [{ path: CSV_PATH, text: csv }] };
 }

@@ -22,3 +22,69 @@ Deno.test("`exportCsv()` quotes as RFC 4180 and keeps a server's text from becom
   assert.equal(rows[2]!.error_message, "'@SUM(1)");
   assert.equal(rows[1]!.confidence, "", "n/a is an empty cell");
 });
+
+// Text a spreadsheet would split into rows or run as a formula.
+const INJECTIONS = [
+  "=1+1",
+  " =cmd|' /C calc'!A0",
+  "\t=1",
+  "+1",
+  "-1",
+  "@SUM(1)",
+  "\r=1",
+  "\n=1",
+  "a\nb",
+  "a\rb",
+  "a\r\nb",
+  '"q"',
+  "a,b",
+  "  @x",
+  "\u0000nul",
+  "plain",
+];
+
+// The guard the export promises: a text cell whose first character is a control character, or
+// whose first non-blank character is `=`, `+`, `-` or `@`, gets a leading `'`.
+function guarded(value: string): string {
+  return /^(?:[\p{Cc}]|\s*[=+\-@])/u.test(value) ? `'${value}` : value;
+}
+
+Deno.test("`exportCsv()` keeps rows whole and formulas inert for ids, lanes and messages read back strictly", () => {
+  const records = INJECTIONS.map((s, i) =>
+    errored({
+      case: s,
+      workflow: s,
+      question: `${s}${i}`,
+      endpoint: s,
+      error: { kind: "malformed", message: s },
+    })
+  );
+  records.push(record({ confidence: -0.5 }));
+  const { files } = exportCsv({ run: runJson(records), records });
+  // Strict: any line ending ends a record (as a spreadsheet reads it), no loose quotes, every row
+  // the header's width.
+  const rows: Record<string, string>[] = parse(files[0]!.text, {
+    columns: true,
+    record_delimiter: ["\r\n", "\n", "\r"],
+    relax_quotes: false,
+    relax_column_count: false,
+    skip_empty_lines: false,
+    trim: false,
+  });
+  assert.equal(rows.length, records.length, "one row per decision");
+  INJECTIONS.forEach((s, i) => {
+    const row = rows[i]!;
+    assert.equal(row.case, guarded(s), `case ${JSON.stringify(s)}`);
+    assert.equal(row.workflow, guarded(s), `workflow ${JSON.stringify(s)}`);
+    assert.equal(row.question, guarded(`${s}${i}`), `question ${JSON.stringify(s)}`);
+    assert.equal(row.endpoint, guarded(s), `endpoint ${JSON.stringify(s)}`);
+    assert.equal(row.error_message, guarded(s), `message ${JSON.stringify(s)}`);
+  });
+  for (const row of rows) {
+    for (const [column, cell] of Object.entries(row)) {
+      if (column === "confidence") continue;
+      assert.doesNotMatch(cell, /^(?:[\p{Cc}]|\s*[=+\-@])/u, `${column} ${JSON.stringify(cell)}`);
+    }
+  }
+  assert.equal(rows.at(-1)!.confidence, "-0.5", "a negative number stays a number");
+});

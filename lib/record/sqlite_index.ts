@@ -184,25 +184,63 @@ export function openIndex(
   if (path !== ":memory:" && !readOnly) Deno.mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { readOnly });
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    const row = db.prepare("PRAGMA user_version").get() as { user_version: number } | undefined;
-    const version = row?.user_version ?? 0;
-    if (version > INDEX_SCHEMA_VERSION) throw new IndexSchemaError(version, path);
-    if (!readOnly) {
-      if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+    // First: several benches finishing at once open the same file, and each waits its turn.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (readOnly) checkVersion(db, path);
+    else {
+      if (path !== ":memory:") useWal(db);
       db.exec("PRAGMA foreign_keys = ON");
-      db.exec(SCHEMA);
-      migrate(db);
-      // Written only when it changes: the write is a transaction of its own.
-      if (version !== INDEX_SCHEMA_VERSION) {
-        db.exec(`PRAGMA user_version = ${INDEX_SCHEMA_VERSION}`);
-      }
+      // Creating and upgrading the schema is one write transaction, taken before the schema is
+      // read: a second process opening a new file waits, then finds the tables and columns made.
+      inTransaction(db, () => {
+        const version = checkVersion(db, path);
+        db.exec(SCHEMA);
+        migrate(db);
+        if (version !== INDEX_SCHEMA_VERSION) {
+          db.exec(`PRAGMA user_version = ${INDEX_SCHEMA_VERSION}`);
+        }
+      });
     }
   } catch (error) {
     db.close();
+    // SQLite's reason, without the statements (`… in \nCREATE TABLE …`) it was running.
+    if (error instanceof Error) error.message = error.message.replace(/ in \n[\s\S]*$/, "");
     throw error;
   }
   return { path, db, close: () => db.close() };
+}
+
+/** How long a connection waits for another process's write to the index before giving up. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Puts the file in WAL mode (kept in the file: done once). Switching needs the file to itself, and
+ * SQLite answers "database is locked" at once, without waiting, when another process holds it
+ * (waiting could deadlock): the switch is tried again after a short pause, up to the busy timeout.
+ */
+function useWal(db: DatabaseSync): void {
+  const mode = db.prepare("PRAGMA journal_mode").get() as { journal_mode: string } | undefined;
+  if (mode?.journal_mode === "wal") return;
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 1;; attempt++) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!/database is locked/.test(String(error)) || performance.now() > deadline) throw error;
+      // A pause that grows and varies, so processes waiting for one another do not retry in step.
+      const pause = Math.min(100, 2 * attempt) * (0.5 + Math.random());
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
+  }
+}
+
+/** The file's schema version, refused when newer than this decibench's. */
+function checkVersion(db: DatabaseSync, path: string): number {
+  const row = db.prepare("PRAGMA user_version").get() as { user_version: number } | undefined;
+  const version = row?.user_version ?? 0;
+  if (version > INDEX_SCHEMA_VERSION) throw new IndexSchemaError(version, path);
+  return version;
 }
 
 /**
@@ -261,19 +299,19 @@ export function indexRun(
   records: readonly DecisionRecord[],
   options: IndexRunOptions = {},
 ): void {
-  inTransaction(index, () => {
+  inTransaction(index.db, () => {
     putRun(index.db, run, records.length, options);
     putDecisions(index.db, run.id, records);
   });
 }
 
-function inTransaction(index: RunIndex, write: () => void): void {
-  index.db.exec("BEGIN IMMEDIATE");
+function inTransaction(db: DatabaseSync, write: () => void): void {
+  db.exec("BEGIN IMMEDIATE");
   try {
     write();
-    index.db.exec("COMMIT");
+    db.exec("COMMIT");
   } catch (error) {
-    index.db.exec("ROLLBACK");
+    db.exec("ROLLBACK");
     throw error;
   }
 }

@@ -47,6 +47,29 @@ function sessionRows(run: RunJson): string[][] {
   ]];
 }
 
+/** Control characters (C0 but line feed and tab, DEL, C1): terminal escapes, NUL, CR. */
+const CONTROL = /(?![\n\t])\p{Cc}/gu;
+
+/**
+ * Writes every control character but line feed and tab as a visible `\xHH` escape, so data
+ * (ids, names, answers, messages, states) cannot carry terminal escapes, NUL bytes or carriage
+ * returns into a file someone prints with `cat`.
+ *
+ * @param text Any text.
+ * @returns The text with its control characters escaped; unchanged when it has none.
+ * @example
+ * ```ts
+ * import { escapeControl } from "./markdown.ts";
+ * escapeControl("a\x1b[2Jb\0"); // "a\\x1b[2Jb\\x00"
+ * ```
+ */
+export function escapeControl(text: string): string {
+  return text.replace(
+    CONTROL,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
 /**
  * A one-line preview of a state, cut at `width` characters.
  *
@@ -85,7 +108,8 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
 }
 
 /**
- * Renders the Markdown report of a run.
+ * Renders the Markdown report of a run. Control characters from the data (terminal escapes, NUL,
+ * carriage returns) are written as visible escapes ({@linkcode escapeControl}).
  *
  * @param report The run's report model (`buildReport`).
  * @param options Disagreement count, state previews.
@@ -222,5 +246,7 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
     `${attribution(info)}. Rows unmodified apart from format conversion.`,
     "",
   );
-  return out.join("\n");
+  // The report's own text has no control character but line feeds: escaping the whole document
+  // escapes exactly what the data brought in, wherever it entered.
+  return escapeControl(out.join("\n"));
 }

@@ -59,3 +59,28 @@ Deno.test("`markdownReport()` writes the same trace from cases' lines rendered b
   assert.match(other, /\nc2 \(given\)\nc3 /);
   assert.equal(caseTrace([]), "");
 });
+
+Deno.test("`markdownReport()` writes terminal escapes and NUL bytes from the data as visible escapes", () => {
+  const hostile = "\x1b]0;owned\x07\x1b[2J\0\r\x9b31m";
+  const records = [
+    record({ case: `c${hostile}`, question: `q${hostile}`, workflow: `w${hostile}` }),
+    record({
+      case: "c2",
+      question: `q${hostile}`,
+      correct: false,
+      confidence: 0.95,
+      answer: `a${hostile}`,
+    }),
+    errored({ case: "c3", error: { kind: "malformed", message: `bad ${hostile}` } }),
+  ];
+  const run = runJson(records, { fatal: `stopped ${hostile}`, status: "incomplete" });
+  const md = markdownReport(buildReport(run, records, info as never), {
+    states: { c2: `state ${hostile}` },
+  });
+  // Only line feeds and tabs remain of the control characters (C0, DEL and C1).
+  assert.doesNotMatch(md, /(?![\n\t])\p{Cc}/u);
+  assert.ok(md.includes("c\\x1b]0;owned\\x07\\x1b[2J\\x00\\x0d\\x9b31m"), "the case id");
+  for (const shown of ["q\\x1b", "w\\x1b", "a\\x1b", "bad \\x1b", "stopped \\x1b", "state \\x1b"]) {
+    assert.ok(md.includes(shown), shown);
+  }
+});

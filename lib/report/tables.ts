@@ -23,6 +23,26 @@ export interface TableData {
   rows: string[][];
 }
 
+/** How many characters of a name (a lane, workflow, question, model) a terminal table shows. */
+export const TERMINAL_NAME_WIDTH = 40;
+
+/**
+ * A name cut for a terminal table: at most `width` characters, the last one `…` when cut. Files
+ * (report.md, report.html, run.json) keep the full name.
+ *
+ * @param name The name.
+ * @param width The most characters shown.
+ * @returns The name, or its first `width - 1` characters and `…`.
+ * @example
+ * ```ts
+ * import { clipName } from "./tables.ts";
+ * clipName("customer_service", 10); // "customer_…"
+ * ```
+ */
+export function clipName(name: string, width: number = TERMINAL_NAME_WIDTH): string {
+  return name.length > width ? `${name.slice(0, width - 1)}…` : name;
+}
+
 /**
  * Breakdown rows: group, n, each column metric of the registry (those of
  * `BREAKDOWN_INTERVAL_METRICS` with their interval), errors.

@@ -11,7 +11,7 @@ import { decisionCounts, metricInterval, metricText, num, table } from "./format
 import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
 import { protocolNote, runRating, thresholdName } from "./protocol.ts";
-import { breakdownData, reliabilityData } from "./tables.ts";
+import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
 
@@ -30,7 +30,9 @@ export interface ReportOptions {
  */
 export function breakdownTable(rows: readonly BreakdownRow[], options: ReportOptions = {}): string {
   const data = breakdownData(rows);
-  return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
+  if (options.markdown) return table(data.header, data.rows, { markdown: true });
+  // A terminal shows a group's name cut to 40 characters; the files keep it whole.
+  return table(data.header, data.rows.map(([group = "", ...rest]) => [clipName(group), ...rest]));
 }
 
 /**
@@ -98,9 +100,13 @@ export function summaryLines(
   if (note !== null) lines.push(`protocol    ${note}`);
   for (const t of run.thresholds) {
     lines.push(
-      `threshold   ${thresholdName(t)} ${t.op} ${t.limit}: ${
-        t.value === null ? "n/a" : num(t.value)
-      }${
+      `threshold   ${
+        thresholdName({
+          ...t,
+          question: t.question === undefined ? undefined : clipName(t.question),
+          lane: t.lane === undefined ? undefined : clipName(t.lane),
+        })
+      } ${t.op} ${t.limit}: ${t.value === null ? "n/a" : num(t.value)}${
         t.estimate !== undefined
           ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
           : ""
@@ -119,9 +125,11 @@ export function summaryLines(
 export function terminalReport(report: RunReport): string {
   const { run, records, info, summary } = report;
   return [
-    `decibench · ${run.spec.workflow} · ${run.spec.endpoint} · model ${run.spec.model}${
+    `decibench · ${clipName(run.spec.workflow)} · ${run.spec.endpoint} · model ${
+      clipName(run.spec.model)
+    }${
       run.model_reported && run.model_reported !== run.spec.model
-        ? ` (answered by ${run.model_reported})`
+        ? ` (answered by ${clipName(run.model_reported)})`
         : ""
     }`,
     "",

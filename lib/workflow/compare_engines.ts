@@ -212,6 +212,7 @@ export async function compareEngines(
         parallel: options.parallel,
         signal: options.signal,
         backoffMs: options.backoffMs,
+        dbPath: options.dbPath,
         onEvent: (event) => options.onEvent?.(name, event),
       });
     } finally {
