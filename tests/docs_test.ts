@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DecisionRecordSchema } from "../lib/record/schemas.ts";
 import { openIndex } from "../lib/record/mod.ts";
 import { loadWorkflow } from "../lib/workflow/mod.ts";
-import { events, freePort, ROOT, runScript } from "./bench_cli_helpers.ts";
+import { events, filesUnder, freePort, ROOT, runScript } from "./bench_cli_helpers.ts";
 
 const README = await Deno.readTextFile(join(ROOT, "README.md"));
 
@@ -264,4 +264,14 @@ Deno.test("audit --transcripts is resolved from the working directory, as docs/a
     /`--transcripts FILE` replaces it and is resolved relative to the current directory/,
   );
   assert.match(text, /resolved relative to the workflow file's folder/);
+});
+
+Deno.test("every docs page the code and tests name exists", async () => {
+  for (const place of ["lib", "scripts", "tests"]) {
+    for (const [file, text] of await filesUnder(join(ROOT, place))) {
+      for (const m of text.matchAll(/\bdocs\/([a-z-]+\.md)\b/g)) {
+        assert.ok(DOCS.has(m[1]!), `${file} names docs/${m[1]}, which does not exist`);
+      }
+    }
+  }
 });

@@ -2,8 +2,8 @@
  * A small RFC 4180 CSV reader that keeps the line each record starts on, so a problem in a row is
  * reported at the line a user finds it in their editor (a quoted field may span lines).
  *
- * `csv-parse` was tried first: its `info.lines` counts a CRLF record that spans lines one line
- * too far and its `raw` text drops the line feed, so the start line of a record cannot be
+ * `csv-parse` does not serve here: its `info.lines` counts a CRLF record that spans lines one
+ * line too far and its `raw` text drops the line feed, so the start line of a record cannot be
  * recovered from it. This reader is the few dozen lines RFC 4180 needs.
  *
  * @module

@@ -84,7 +84,7 @@ export class ReportAccumulator {
   /**
    * Makes the empty bootstraps of every group the planned cases fall in.
    *
-   * @param cases The run's cases (those kept from an earlier session too), in dataset order.
+   * @param cases The run's cases (those kept from before a resume too), in dataset order.
    * @param seed The bootstrap seed (the run's).
    */
   constructor(cases: readonly PlannedCase[], seed: number) {
