@@ -2,7 +2,7 @@
 // and path rules the pages list are the ones the code has, every page opens with an example, and
 // every link lands on a file and heading that exist.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { DecisionRecordSchema } from "../lib/record/schemas.ts";
 import { openIndex } from "../lib/record/mod.ts";
 import { loadWorkflow } from "../lib/workflow/mod.ts";
@@ -273,5 +273,39 @@ Deno.test("every docs page the code and tests name exists", async () => {
         assert.ok(DOCS.has(m[1]!), `${file} names docs/${m[1]}, which does not exist`);
       }
     }
+  }
+});
+
+Deno.test("ARCHITECTURE.md gives the import order and each folder's imports as the code has them", async () => {
+  const text = await Deno.readTextFile(join(ROOT, "ARCHITECTURE.md"));
+  const test = await Deno.readTextFile(join(ROOT, "tests/architecture_test.ts"));
+  const order = [.../IMPORT_ORDER[^=]*=\s*\[([^\]]*)\]/.exec(test)![1]!.matchAll(/"(\w+)"/g)]
+    .map((m) => m[1]!);
+  const line = text.split("\n").find((l) => l.startsWith("dataset → ")) ?? "";
+  assert.deepEqual(line.match(/\w+/g), order, `ARCHITECTURE.md's order line: ${line}`);
+  const specifiers =
+    /(?:^|\n)\s*(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+  for (const folder of order) {
+    const imported = new Set<string>();
+    for (const [file, source] of await filesUnder(join(ROOT, "lib", folder))) {
+      if (!file.endsWith(".ts") || file.endsWith("_test.ts")) continue;
+      for (const m of source.matchAll(specifiers)) {
+        const specifier = (m[1] ?? m[2])!;
+        if (!specifier.startsWith(".")) continue;
+        const parts = relative(join(ROOT, "lib"), join(file, "..", specifier)).split("/");
+        if (parts.length > 1 && parts[0] !== folder && order.includes(parts[0]!)) {
+          imported.add(parts[0]!);
+        }
+      }
+    }
+    const said = paragraph(text, `**\`${folder}\`** owns`).replace(/\s+/g, " ");
+    const imports = /Imports (.*)$/.exec(said)?.[1] ?? "";
+    assert.ok(imports, `ARCHITECTURE.md says what "${folder}" imports`);
+    const listed = new Set([...imports.matchAll(/`(\w+)`/g)].map((m) => m[1]!));
+    assert.deepEqual(
+      [...listed].sort(),
+      [...imported].sort(),
+      `ARCHITECTURE.md: "${folder}" imports ${[...imported].sort().join(", ") || "no folder"}`,
+    );
   }
 });
