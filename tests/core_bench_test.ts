@@ -1,4 +1,4 @@
-// End-to-end checks of issue 2's must-shows: the bench command against the reference server over
+// End-to-end checks of what a bench run must show: the command against the reference server over
 // real HTTP on loopback.
 import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";

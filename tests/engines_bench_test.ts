@@ -213,7 +213,7 @@ Deno.test("bench workflows/compare-engines.ts compares the engines side by side"
   assert.ok((await Deno.stat(`${out}/pcd-oracle/report.md`)).isFile);
 });
 
-Deno.test("a script that imports mod.ts compares engines (README example)", async () => {
+Deno.test("a script that imports mod.ts compares engines (docs/engines.md example)", async () => {
   const { compareEngines, engineComparisonText, validateWorkflow } = await import("../mod.ts");
   const workflow = validateWorkflow({
     name: "uniform-vs-oracle",

@@ -1,6 +1,6 @@
 // End-to-end: the reports of a real `bench` run. report.html is one self-contained file with its
 // Observable Plot charts inline and renders in headless Chromium (Debian's `chromium`, installed
-// by scripts/test_deps.sh); report.md has every section SPEC §6 names.
+// by scripts/test_deps.sh); report.md has every section docs/reports.md names.
 import assert from "node:assert/strict";
 import { runScript } from "./bench_cli_helpers.ts";
 import { decodePng } from "./png_helpers.ts";

@@ -1,5 +1,5 @@
 /**
- * Audits, gates and thresholds (SPEC §8): judge audits of assistant text against deterministic
+ * Audits, gates and thresholds: judge audits of assistant text against deterministic
  * verdicts, the decision gate (one yes/no question per item, "undecided" on error), and threshold
  * sweeps with exact false-pass bounds per lane.
  *

@@ -53,7 +53,7 @@ export function parseTranscripts(text: string, file: string): Transcript[] {
       throw new TypeError(
         `Cannot read transcripts "${file}": line ${i + 1} field "${field}": ${
           issue?.message ?? "invalid"
-        }; see README "Transcript files"`,
+        }; see docs/audits.md "Transcript files"`,
       );
     }
     if (ids.has(parsed.data.id)) {
@@ -95,7 +95,7 @@ export async function readTranscripts(
   const items = parseTranscripts(text, path);
   if (items.length === 0) {
     throw new TypeError(
-      `Cannot read transcripts "${path}": the file holds no conversation; write one conversation object per line (see README "Transcript files")`,
+      `Cannot read transcripts "${path}": the file holds no conversation; write one conversation object per line (see docs/audits.md "Transcript files")`,
     );
   }
   return { items, text };

@@ -134,7 +134,7 @@ export class AnswerValidationError extends Error {
 }
 
 /**
- * The error kind for an HTTP status (SPEC §2).
+ * The error kind for an HTTP status (docs/engines.md).
  *
  * @param status HTTP status code (non-2xx).
  * @returns The error kind.

@@ -1,5 +1,5 @@
 /**
- * Translation of a System One request for pcdServer (SPEC §3), with every pcdServer limit checked
+ * Translation of a System One request for pcdServer, with every pcdServer limit checked
  * before anything is sent: the state becomes `context` (JSON text), each question becomes a field.
  *
  * - choice → choices are the option names; the description is the instructions followed by one

@@ -12,7 +12,7 @@ Deno.test("`translateForPcd()` sends the state as JSON text and a string state a
   assert.deepEqual(Object.keys(request), ["context", "fields"]);
 });
 
-Deno.test("`pcdField()` translates each question type as SPEC §3 says", async (t) => {
+Deno.test("`pcdField()` translates each question type as docs/engines.md says", async (t) => {
   await t.step("choice: one `name: description` line per described option", () => {
     const { field, clipped } = pcdField("team", {
       type: "choice",

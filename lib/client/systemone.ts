@@ -20,7 +20,7 @@ export interface SystemOneEngineOptions {
 /**
  * Creates a System One engine for a base URL.
  *
- * @param baseUrl Base URL of the server (`/v1/systemone` is appended per SPEC §2).
+ * @param baseUrl Base URL of the server (`/v1/systemone` is appended by the URL rule).
  * @param options Endpoint override and extra headers.
  * @returns The engine.
  * @throws {TypeError} When the URL is invalid.

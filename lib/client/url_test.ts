@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { endpointIdentity, parseBaseUrl, systemOneUrl } from "./url.ts";
 
-Deno.test("systemOneUrl() applies the SPEC §2 URL rules", async (t) => {
+Deno.test("systemOneUrl() applies the System One URL rules", async (t) => {
   const cases: [string, string][] = [
     ["http://127.0.0.1:8080", "http://127.0.0.1:8080/v1/systemone"],
     ["http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1/systemone"],

@@ -3,10 +3,9 @@
  * reported at the line a user finds it in their editor (a quoted field may span lines). It reads
  * text in pieces (`CsvParser`, `CsvStream`), so a file is never held whole.
  *
- * `csv-parse` was tried first: its `info.lines` counts a CRLF record that spans lines one line
- * too far, its `raw` text drops the line feed, and it takes the first record's line ending for
- * the whole file, so the start line of a record cannot be recovered from it. This reader is the
- * few dozen lines RFC 4180 needs.
+ * `csv-parse` does not serve here: its `info.lines` counts a CRLF record that spans lines one
+ * line too far and its `raw` text drops the line feed, so the start line of a record cannot be
+ * recovered from it. This reader is the few dozen lines RFC 4180 needs.
  *
  * @module
  */

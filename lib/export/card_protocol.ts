@@ -28,7 +28,7 @@ export function leaderboardProblem(run: RunJson, decisions: number): string | nu
   if (spec.split !== "test") {
     return `it ran on the "${spec.split}" split; the leaderboard scores the test split`;
   }
-  // A question-set run marks itself as off the card protocol (issue 11); older records lack it.
+  // A question-set run marks itself as off the card protocol; older records lack the field.
   if ((spec as unknown as Record<string, unknown>).card_protocol === false) {
     return "it asked a subset of the questions, which is not the card protocol";
   }

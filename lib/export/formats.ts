@@ -1,6 +1,6 @@
 /**
  * The export formats as a registry: one definition per format (name, what it is, how to build
- * it), so the CLI's `--format` choices, its help and the README list come from one place.
+ * it), so the CLI's `--format` choices and its help come from one place.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Aggregate metrics over scored decisions (SPEC §5): the headline metrics as plain functions
+ * Aggregate metrics over scored decisions: the headline metrics as plain functions
  * (each computes its registry definition, see `registry.ts`), mean confidence, the reliability
  * table and percentiles.
  *

@@ -1,5 +1,5 @@
 /**
- * Top-label calibration estimators beside the headline 10-bin ECE (SPEC §13), each a registry
+ * Top-label calibration estimators beside the headline 10-bin ECE, each a registry
  * definition, and the binning functions they share with the scorer profile and the temperature
  * what-if.
  *

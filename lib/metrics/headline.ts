@@ -1,5 +1,5 @@
 /**
- * The headline metrics (SPEC §5) as registry definitions: accuracy, mean KL, mean Brier, the
+ * The headline metrics as registry definitions: accuracy, mean KL, mean Brier, the
  * standard 10-bin ECE, and the mean negative log-likelihood of the gold label.
  *
  * @module

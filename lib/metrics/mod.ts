@@ -1,5 +1,5 @@
 /**
- * Metrics over scored decisions (SPEC §5): scoring one decision, aggregate metrics with their
+ * Metrics over scored decisions: scoring one decision, aggregate metrics with their
  * metadata, seeded Poisson bootstrap intervals over cases, run summaries and breakdowns with the
  * star rating, a paired comparison of two runs, and a seeded generator for shuffles.
  *

@@ -198,7 +198,7 @@ export type MetricDefinition = AdditiveMetric | SampleMetric;
 /** Every metric decibench computes, in report order. */
 export const METRIC_REGISTRY: readonly MetricDefinition[] = [
   ...HEADLINE_METRICS,
-  // Calibration measures (SPEC §13): lib/metrics/{calibration,murphy,selective,ordinal}.ts.
+  // Calibration measures: lib/metrics/{calibration,murphy,selective,ordinal}.ts.
   ...CALIBRATION_METRICS,
   ...MURPHY_METRICS,
   ...SELECTIVE_METRICS,

@@ -1,6 +1,6 @@
 /**
  * Scoring one decision: predicted answer and confidence, correctness, KL divergence and Brier
- * score, as SPEC §5 defines them.
+ * score, as docs/metrics.md defines them.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Stability under repeated asking: how often a decision's top answer flips and how far its
- * probability drifts when the same case is asked again (SPEC §13, `--repeat`).
+ * probability drifts when the same case is asked again (`--repeat`).
  *
  * Definitions: the reference of each decision (case and question) is its answer in the official
  * first pass; its top answer is the argmax of the predicted distribution (the option listed first

@@ -1,5 +1,5 @@
 /**
- * Scoring a model in process on Typed Decisions cases, with SPEC §5's formulas (via
+ * Scoring a model in process on Typed Decisions cases, with the benchmark's formulas (via
  * `scoreDecision`) plus the tie-aware accuracy some published rows use: for checking the fitted
  * model and the prior without a server.
  *

@@ -290,9 +290,9 @@ export const RunSessionSchema = z.object({
   status: z.enum(["completed", "incomplete", "interrupted"]),
   /** Cases already answered when the session started (kept, not asked again). */
   kept: z.number().int().min(0),
-  /** Cases this session recorded an outcome for. */
+  /** Cases the session recorded an outcome for. */
   asked: z.number().int().min(0),
-  /** HTTP requests this session sent (attempts, retries included). */
+  /** HTTP requests the session sent (attempts, retries included). */
   requests: z.number().int().min(0),
   /** Wall-clock duration of the session in ms. */
   duration_ms: z.number().min(0),
@@ -307,9 +307,9 @@ export interface RunSession {
   status: "completed" | "incomplete" | "interrupted";
   /** Cases already answered when the session started (kept, not asked again). */
   kept: number;
-  /** Cases this session recorded an outcome for. */
+  /** Cases the session recorded an outcome for. */
   asked: number;
-  /** HTTP requests this session sent (attempts, retries included). */
+  /** HTTP requests the session sent (attempts, retries included). */
   requests: number;
   /** Wall-clock duration of the session in ms. */
   duration_ms: number;

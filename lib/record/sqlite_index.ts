@@ -253,10 +253,9 @@ const ADDED_COLUMNS: readonly [table: string, column: string, type: string][] = 
 ];
 
 function migrate(db: DatabaseSync): void {
-  // Files written before 2026-12-02 index decisions by case across runs: each run's decisions
-  // land all over that index (its leaf pages grow with the number of runs), so indexing a run took
-  // ever longer (≈ 35 ms on a new file, ≈ 100 ms with 70 runs of 2,000 decisions). Nothing queries
-  // by case without a run id.
+  // An index of decisions by case across runs makes each run's decisions land all over it (its
+  // leaf pages grow with the number of runs), so indexing a run takes ever longer. Nothing queries
+  // by case without a run id, so a file that has one drops it.
   db.exec("DROP INDEX IF EXISTS decisions_by_case");
   // Each table's columns read once (one query per table, not one per column).
   const present = new Map<string, Set<string>>();

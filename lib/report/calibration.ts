@@ -1,5 +1,5 @@
 /**
- * The calibration section of the reports (SPEC §13): every calibration measure with the
+ * The calibration section of the reports: every calibration measure with the
  * estimator it names, the scorer profile, the Murphy decomposition against labels, selective
  * prediction (the risk–coverage curve and confidence thresholds), the temperature what-if, and
  * stability under `--repeat`. Each renderer calls one function of this module.

@@ -21,7 +21,7 @@ import { metricInterval, metricText, num, pct } from "./format.ts";
 import type { RunReport } from "./model.ts";
 import type { TableData } from "./tables.ts";
 
-/** The measures of the calibration section (SPEC §13), in report order. */
+/** The measures of the calibration section, in report order. */
 export const CALIBRATION_SECTION_METRICS: readonly string[] = [
   "ece_15",
   "ece_em",

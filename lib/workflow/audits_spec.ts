@@ -1,5 +1,5 @@
 /**
- * The `audits` field of a workflow file (SPEC §8): the judge, its versioned checks and the
+ * The `audits` field of a workflow file: the judge, its versioned checks and the
  * transcript file. The interfaces are the public contract; each zod schema is checked against its
  * interfaces at compile time (`_SchemasMatch` at the end).
  *

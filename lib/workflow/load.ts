@@ -55,7 +55,7 @@ export function validateWorkflow(value: unknown, file: string): Workflow {
     return `field "${field}": ${issue.message}`;
   });
   throw new WorkflowError(
-    `Cannot load workflow "${file}": ${problems.join("; ")}; see README "Workflow files"`,
+    `Cannot load workflow "${file}": ${problems.join("; ")}; see docs/workflows.md`,
   );
 }
 

@@ -4,7 +4,7 @@ on httpx, so `deno task perf` can time decibench against it side by side.
 
 It does the same job as `deno task bench` without reports or an index: loads and verifies the
 vendored test split, sends one System One request per case (all five questions), validates each
-reply with the strict rules of SPEC section 2, scores each decision as SPEC section 5 does
+reply with the strict rules of docs/engines.md, scores each decision as docs/metrics.md does
 (accuracy, KL, Brier, 10-bin ECE), appends the decisions of each case to decisions.jsonl as it
 is answered, and writes summary.json at the end.
 
@@ -51,7 +51,7 @@ class EndpointError(Exception):
 
 
 def endpoint_url(base):
-    """SPEC section 2: strip a trailing /, append /v1 unless present, then /systemone."""
+    """The System One URL rule: strip a trailing /, append /v1 unless present, then /systemone."""
     path = base.rstrip("/")
     if path.endswith("/systemone"):
         return path
@@ -101,7 +101,7 @@ def reject_constant(name):
 
 
 def parse_reply(text, questions):
-    """Strict validation (SPEC section 2). Returns ({name: distribution}, input_tokens)."""
+    """Strict validation, as decibench validates. Returns ({name: distribution}, input_tokens)."""
     try:
         body = json.loads(text, parse_constant=reject_constant)
     except ValueError:
@@ -194,7 +194,7 @@ def retry_after(value):
 
 
 def score(question, predicted, gold):
-    """SPEC section 5: argmax (first listed wins a tie), correctness, KL and Brier."""
+    """Scoring as decibench scores: argmax (first listed wins a tie), correctness, KL and Brier."""
     options = options_of(question)
     if predicted is None:
         return {"answer": None, "confidence": None, "correct": False, "kl": None, "brier": None}
