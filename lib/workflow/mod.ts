@@ -7,7 +7,6 @@ export type {
   CaseSelection,
   EndpointSpec,
   EndpointSpecInput,
-  EngineName,
   ReferenceSpec,
   ReferenceSpecInput,
   ThresholdBound,
@@ -15,15 +14,34 @@ export type {
   Workflow,
   WorkflowInput,
 } from "./schemas.ts";
-export { THRESHOLD_BOUNDS } from "./schemas.ts";
-export * from "./define.ts";
-export * from "./load.ts";
-export * from "./cases.ts";
-export * from "./thresholds.ts";
-export * from "./run.ts";
-export * from "./agreement.ts";
-export * from "./compare_engines.ts";
-export * from "./engines_report.ts";
+export { defineWorkflow } from "./define.ts";
+export { loadWorkflow, validateWorkflow, WorkflowError } from "./load.ts";
+export { loadCases, type LoadCasesOptions, selectCases } from "./cases.ts";
+export {
+  describeRun,
+  type DescribeRunOptions,
+  dryRunRequests,
+  type PreparedEndpoint,
+  preparedIdentity,
+  prepareEndpoint,
+  type PrepareEndpointOptions,
+  runBenchmark,
+  type RunEvent,
+  type RunOptions,
+  runPrepared,
+  type RunResult,
+} from "./run.ts";
+export type { Agreement, AgreementRow } from "./agreement.ts";
+export {
+  compareEngines,
+  type CompareEnginesOptions,
+  type DryRunEngineRequest,
+  dryRunEngines,
+  endpointNames,
+  type EngineComparison,
+  type EngineResult,
+} from "./compare_engines.ts";
+export { engineComparisonText, type EngineComparisonTextOptions } from "./engines_report.ts";
 export {
   AUDIT_SETS,
   type AuditCheck,
