@@ -15,7 +15,13 @@ export type {
   WorkflowInput,
 } from "./schemas.ts";
 export { defineWorkflow } from "./define.ts";
-export { loadWorkflow, validateWorkflow, WorkflowError } from "./load.ts";
+export {
+  loadWorkflow,
+  validateWorkflow,
+  type ValidateWorkflowOptions,
+  WorkflowError,
+} from "./load.ts";
+export { WORKFLOW_SCHEMA_PATH, workflowJsonSchema } from "./json_schema.ts";
 export { loadCases, type LoadCasesOptions, selectCases } from "./cases.ts";
 export {
   describeRun,
