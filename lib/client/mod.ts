@@ -11,7 +11,14 @@ export type {
   EngineRequest,
   NormalizedAnswer,
 } from "./engine.ts";
-export { createEngine, ENGINE_NAMES, type EngineName, type EngineTarget } from "./engines.ts";
+export {
+  createEngine,
+  ENGINE_NAMES,
+  ENGINE_REGISTRY,
+  type EngineDefinition,
+  type EngineName,
+  type EngineTarget,
+} from "./engines.ts";
 export {
   AnswerValidationError,
   type CaseError,

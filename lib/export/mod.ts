@@ -32,5 +32,5 @@ export {
   type SummaryLike,
 } from "./summary_values.ts";
 export { CSV_COLUMNS } from "./csv.ts";
-export { EXPORT_FORMATS, type ExportFormat, exportFormat } from "./formats.ts";
+export { EXPORT_FORMAT_REGISTRY, type ExportFormat, exportFormat } from "./formats.ts";
 export { writeExport, type WriteExportOptions } from "./write.ts";

@@ -30,11 +30,11 @@ export {
   type FaultSpec,
   parseFaults,
 } from "./faults.ts";
+export type { Distributions, Predictor, PredictorDefinition } from "./predictor.ts";
 export {
   createPredictor,
-  type Distributions,
-  type Predictor,
+  oraclePredictor,
+  PREDICTOR_REGISTRY,
   predictorNames,
-} from "./predictor.ts";
-export { oraclePredictor } from "./predictors/mod.ts";
+} from "./predictors/mod.ts";
 export type { ServerStats } from "./stats.ts";
