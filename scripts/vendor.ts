@@ -81,7 +81,9 @@ if (import.meta.main) {
     Deno.exit(await main(Deno.args));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
-    if (error instanceof UsageError) console.error(`Run ${commandOf("vendor")} --help for the options.`);
+    if (error instanceof UsageError) {
+      console.error(`Run ${commandOf("vendor")} --help for the options.`);
+    }
     Deno.exit(error instanceof UsageError ? 2 : 1);
   }
 }
