@@ -1,5 +1,7 @@
 /**
- * Workflows: define, load and run them.
+ * Workflows: define them (`defineWorkflow` in TypeScript, or JSON and YAML files against the JSON
+ * Schema `workflowJsonSchema` generates), load and validate them (`loadWorkflow` also finds the
+ * built-in ones by name), select their cases, run them (`runBenchmark`) and compare engines.
  *
  * @module
  */
