@@ -18,7 +18,7 @@ import {
   usageLine,
 } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
-import { EXPORT_FORMATS, exportFormat, writeExport } from "../lib/export/mod.ts";
+import { EXPORT_FORMAT_REGISTRY, exportFormat, writeExport } from "../lib/export/mod.ts";
 import { findRun, fsErrorMessage, type LoadedRun } from "../lib/record/mod.ts";
 
 const COMMAND: CommandSpec = {
@@ -33,7 +33,7 @@ Without --out the files go to RUN/export/.`,
       value: "FORMAT",
       help: [
         "the format (default csv):",
-        ...EXPORT_FORMATS.map((f) => `  ${f.name}: ${f.description}`),
+        ...EXPORT_FORMAT_REGISTRY.map((f) => `  ${f.name}: ${f.description}`),
       ].join("\n"),
     },
     out: {
@@ -90,7 +90,7 @@ async function main(args: string[]): Promise<number> {
   if (!format) {
     throw new UsageError(
       `Cannot use --format "${name}": it is not a format; choose one of ${
-        EXPORT_FORMATS.map((f) => f.name).join(", ")
+        EXPORT_FORMAT_REGISTRY.map((f) => f.name).join(", ")
       }`,
     );
   }

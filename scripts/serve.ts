@@ -9,10 +9,11 @@
  * @module
  */
 import { parse } from "../lib/cli/args.ts";
+import { commandOf } from "../lib/invocation.ts";
 import { predictorNames, startReferenceServer } from "../lib/server/mod.ts";
 import type { ReferenceServerOptions } from "../lib/server/mod.ts";
 
-const USAGE = `Usage: deno task serve [options]
+const USAGE = `Usage: ${commandOf("serve")} [options]
 
 Runs the decibench reference server: System One at POST /v1/systemone, GET /health, GET /metrics,
 GET /props, GET /slots.

@@ -11,9 +11,10 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse, UsageError } from "../lib/cli/args.ts";
+import { commandOf } from "../lib/invocation.ts";
 import { vendorDataset, type VendorOptions } from "../lib/dataset/vendor.ts";
 
-const HELP = `Usage: deno task vendor [options]
+const HELP = `Usage: ${commandOf("vendor")} [options]
 
 Regenerate vendor/typed-decisions/ (test.jsonl.gz, train.jsonl.gz, manifest.json, LICENSE, NOTICE).
 
@@ -80,7 +81,9 @@ if (import.meta.main) {
     Deno.exit(await main(Deno.args));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
-    if (error instanceof UsageError) console.error("Run deno task vendor --help for the options.");
+    if (error instanceof UsageError) {
+      console.error(`Run ${commandOf("vendor")} --help for the options.`);
+    }
     Deno.exit(error instanceof UsageError ? 2 : 1);
   }
 }

@@ -9,7 +9,7 @@
 // The judge key comes only from DECIBENCH_JUDGE_API_KEY; the benchmark's DECIBENCH_API_KEY and
 // headers never reach the judge. With no --base-url the judge is the reference server's `judge`
 // predictor: transparent lexical rules (lib/server/predictors/judge.ts), not a real judge.
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "audit",

@@ -5,7 +5,7 @@
 // rounded to 4 decimals. Out of capacity (3040) and timeouts are retried; a used-up daily
 // allocation (3036) stops the run; invalid input is final for its case.
 // Then: deno task bench workflows/clef.ts
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "clef",

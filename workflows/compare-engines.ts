@@ -5,7 +5,7 @@
 // per engine, and the calibration caveat.
 // Then: deno task bench workflows/compare-engines.ts
 // With --base-url, every endpoint calls that server instead (each with its own engine's route).
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "compare-engines",

@@ -1,7 +1,7 @@
 // llama.cpp's llama-server serving a decision model at /v1/systemone (b11361 and later).
 // Start it with your decision model, then: deno task bench workflows/llama.ts
 // Set LLAMA_API_KEY when the server was started with --api-key.
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "llama",

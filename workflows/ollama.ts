@@ -2,7 +2,7 @@
 // name the one you pulled in `model` (or pass --model). Bodies are capped at 64 KiB; a case that
 // would exceed the cap is recorded with error kind "limit" and never sent or truncated.
 // Then: deno task bench workflows/ollama.ts
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "ollama",

@@ -3,7 +3,7 @@
 // OPENROUTER_API_KEY. A 402 (no credit left) stops the run; resume it after adding credit.
 // Then: deno task bench workflows/openrouter.ts
 // Against the reference server's relay emulation: --base-url http://127.0.0.1:PORT/api/v1
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "openrouter",

@@ -5,7 +5,7 @@
 // probabilities are uncalibrated: answers are recorded with calibrated: false and confidence
 // thresholds tuned on a System One engine do not transfer (accuracy comparisons do).
 // Then: deno task bench workflows/pcd.ts
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "pcd",

@@ -1,6 +1,6 @@
 // The default workflow: starts the built-in reference server in-process on a free port and
 // benchmarks it on all 400 Typed Decisions test cases (2,000 decisions).
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "reference",

@@ -1,7 +1,7 @@
 // TypeSafe's hosted Jev. `jev-latest` resolves to a versioned model (the run records the id it
 // answers with, such as jev-1.13.0). Needs TYPESAFE_API_KEY in the environment.
 // Then: deno task bench workflows/typesafe.ts
-import { defineWorkflow } from "../lib/workflow/define.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "typesafe",

@@ -2,7 +2,7 @@
 // the 300 `invoice_processing` cases of the Typed Decisions train split (Apache-2.0, credited in
 // README.md), one column per state field and one column per hard label. The embedded reference
 // server answers with the `uniform` predictor; point it at a model with --base-url.
-import { defineWorkflow } from "../../mod.ts";
+import { defineWorkflow } from "decibench/workflow";
 
 export default defineWorkflow({
   name: "invoices",

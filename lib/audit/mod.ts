@@ -16,39 +16,66 @@
  *
  * @module
  */
-export {
-  type AuditCheck,
-  type AuditMeta,
-  type AuditOutcome,
-  type AuditRecord,
-  type AuditSet,
-  type AuditsSpec,
-  type AuditsSpecInput,
-  CHECK_ID_PATTERN,
-  checkName,
-  type EvidenceScope,
-  type JudgeReference,
-  type JudgeReferenceInput,
-  type JudgeSpec,
-  type JudgeSpecInput,
-  type LabelledItem,
-  type Transcript,
-  type TranscriptMessage,
-  type UnavailableKind,
-  UNCLEAR,
+export type {
+  AuditCheck,
+  AuditMeta,
+  AuditOutcome,
+  AuditRecord,
+  AuditSet,
+  LabelledItem,
+  UnavailableKind,
 } from "./schemas.ts";
-export * from "./checks.ts";
-export * from "./evidence.ts";
-export * from "./transcripts.ts";
-export * from "./outcome.ts";
-export * from "./judge.ts";
-export * from "./saved.ts";
-export * from "./report.ts";
-export * from "./run_audit.ts";
-export * from "./gate.ts";
-export * from "./gate_report.ts";
-export * from "./gate_run.ts";
-export * from "./binomial.ts";
-export * from "./sweep.ts";
-export * from "./labelled.ts";
-export * from "./sweep_report.ts";
+export { judgeQuestion, questionSha256 } from "./checks.ts";
+export {
+  askJudge,
+  type AskJudgeOptions,
+  JUDGE_DEADLINE_MS,
+  type JudgeCall,
+  type JudgeRequest,
+  MAX_JUDGE_REQUEST_BYTES,
+  type PreparedJudge,
+  prepareJudge,
+  type PrepareJudgeOptions,
+} from "./judge.ts";
+export { OUTCOME_ORDER } from "./report.ts";
+export {
+  type AuditEvent,
+  type AuditResult,
+  judgeFailed,
+  runAudit,
+  type RunAuditOptions,
+} from "./run_audit.ts";
+export {
+  decisionGate,
+  type DecisionGateOptions,
+  DEFAULT_GATE_THRESHOLD,
+  type GateEndpoint,
+  type GateItem,
+  type GateProvenance,
+  type GateResult,
+} from "./gate.ts";
+export {
+  type GateLane,
+  type GateRecord,
+  type GateRecordProvenance,
+  gateTableData,
+} from "./gate_report.ts";
+export { type GateRun, type GateRunResult, runGate, type RunGateOptions } from "./gate_run.ts";
+export { type ClopperPearsonOptions, clopperPearsonUpper } from "./binomial.ts";
+export {
+  type CurvePoint,
+  type CurveRow,
+  type LaneSweep,
+  sweepCurveRows,
+  type SweepMetrics,
+  type SweepResult,
+  thresholdSweep,
+  type ThresholdSweepOptions,
+} from "./sweep.ts";
+export { itemsFromDecisions, type NoulDecisionInput, readLabelledItems } from "./labelled.ts";
+export {
+  curveTable,
+  type CurveTableOptions,
+  sweepTable,
+  type SweepTableOptions,
+} from "./sweep_report.ts";

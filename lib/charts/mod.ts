@@ -14,5 +14,12 @@
  *
  * @module
  */
-export * from "./charts.ts";
-export * from "./risk_coverage.ts";
+export {
+  accuracyChart,
+  type ChartOptions,
+  confidenceHistogram,
+  type HistogramInput,
+  OUTCOME_COLORS,
+  reliabilityChart,
+} from "./charts.ts";
+export { riskCoverageChart } from "./risk_coverage.ts";

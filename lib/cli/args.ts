@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { parseBaseUrl, safeUrl } from "../client/mod.ts";
+import { commandOf } from "../invocation.ts";
 import { closest } from "../suggest.ts";
 
 /** A usage error: exit status 2 with the message and a usage hint. */
@@ -46,7 +47,7 @@ export interface OptionSpec extends OptionDef {
 export interface CommandSpec {
   /** The task name, e.g. `bench` (`deno task bench`). */
   name: string;
-  /** How it is run, when it is not a task. @default `deno task <name>` */
+  /** How it is run, when it is not a task. @default `deno task <name>` (`decibench <name>` installed) */
   command?: string;
   /** Positional arguments as the usage line shows them, e.g. `[WORKFLOW]`. @default "" */
   args?: string;
@@ -75,7 +76,7 @@ function unknownOption(flag: string, options: OptionDefs, command?: string): Usa
   const hint = suggestion !== undefined
     ? `did you mean --${suggestion}?`
     : command !== undefined
-    ? `run ${command.includes(" ") ? command : `deno task ${command}`} --help for the options`
+    ? `run ${command.includes(" ") ? command : commandOf(command)} --help for the options`
     : `the options are ${optionList(options)}`;
   return new UsageError(`Cannot use "${flag}": no such option; ${hint}`);
 }
@@ -202,7 +203,7 @@ export function usageLine(spec: CommandSpec): string {
 }
 
 function invocation(spec: CommandSpec): string {
-  return spec.command ?? `deno task ${spec.name}`;
+  return spec.command ?? commandOf(spec.name);
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Engine factory: one place that maps an endpoint's `engine` name to its wire format.
+ * The engine registry: one definition per wire format (its name, what speaks it, how to create
+ * it), and `createEngine`, which looks an endpoint's `engine` up in it.
  *
  * | engine | wire format | calibrated |
  * |---|---|---|
@@ -34,6 +35,52 @@ export interface EngineTarget {
   headers: Record<string, string>;
 }
 
+/** One wire format decibench speaks. */
+export interface EngineDefinition {
+  /** The `engine` value of an endpoint. */
+  readonly name: EngineName;
+  /** Who speaks it, one line. */
+  readonly description: string;
+  /** Whether its probabilities are calibrated (System One) or a raw softmax (pcdServer). */
+  readonly calibrated: boolean;
+  /**
+   * Creates the engine for an endpoint.
+   *
+   * @param target Base URL, model and headers.
+   * @returns The engine.
+   * @throws {TypeError} For an invalid URL, or a model the engine cannot use.
+   */
+  create(target: EngineTarget): Engine;
+}
+
+/** Every engine, in the order of {@linkcode ENGINE_NAMES} (a test holds them equal). */
+export const ENGINE_REGISTRY: readonly EngineDefinition[] = [
+  {
+    name: "systemone",
+    description: "System One (/v1/systemone): llama-server, TypeSafe, OpenRouter",
+    calibrated: true,
+    create: (t) => systemOneEngine(t.baseUrl, { headers: t.headers }),
+  },
+  {
+    name: "ollama",
+    description: "System One with Ollama's required model and 64 KiB body cap",
+    calibrated: true,
+    create: (t) => ollamaEngine(t.baseUrl, t.model, { headers: t.headers }),
+  },
+  {
+    name: "clef",
+    description: "System One inside Cloudflare's envelope, model in the URL",
+    calibrated: true,
+    create: (t) => clefEngine(t.baseUrl, { model: t.model, headers: t.headers }),
+  },
+  {
+    name: "pcd",
+    description: "pcdServer (/v1/pcd/decode), translated from System One questions",
+    calibrated: false,
+    create: (t) => pcdEngine(t.baseUrl, { headers: t.headers }),
+  },
+];
+
 /**
  * Creates the engine for an endpoint.
  *
@@ -49,19 +96,11 @@ export interface EngineTarget {
  * ```
  */
 export function createEngine(target: EngineTarget): Engine {
-  const headers = { headers: target.headers };
-  switch (target.engine) {
-    case "systemone":
-      return systemOneEngine(target.baseUrl, headers);
-    case "ollama":
-      return ollamaEngine(target.baseUrl, target.model, headers);
-    case "clef":
-      return clefEngine(target.baseUrl, { model: target.model, ...headers });
-    case "pcd":
-      return pcdEngine(target.baseUrl, headers);
-    default:
-      throw new RangeError(
-        `Cannot create engine "${target.engine}": known engines are ${ENGINE_NAMES.join(", ")}`,
-      );
+  const definition = ENGINE_REGISTRY.find((e) => e.name === target.engine);
+  if (definition === undefined) {
+    throw new RangeError(
+      `Cannot create engine "${target.engine}": known engines are ${ENGINE_NAMES.join(", ")}`,
+    );
   }
+  return definition.create(target);
 }

@@ -3,28 +3,44 @@
  *
  * @module
  */
-export * from "./engine.ts";
-export * from "./engines.ts";
-export * from "./errors.ts";
+export type {
+  BuildInput,
+  Engine,
+  EngineErrorInfo,
+  EngineReply,
+  EngineRequest,
+  NormalizedAnswer,
+} from "./engine.ts";
 export {
-  checkDistribution,
-  LOW_FIT_MASS,
-  parseJsonBody,
-  type ParseSystemOneOptions,
-  parseSystemOneReply,
-  SUM_TOLERANCE,
-  sumTolerance,
-  type SystemOneReply,
-} from "./schemas.ts";
-export * from "./systemone.ts";
-export * from "./transport.ts";
-export * from "./ask.ts";
-export * from "./not_a_server.ts";
-export * from "./pool.ts";
-export * from "./slots.ts";
-export * from "./url.ts";
-export * from "./redact.ts";
-export * from "./pcd.ts";
-export * from "./pcd_translate.ts";
-export * from "./clef.ts";
-export * from "./ollama.ts";
+  createEngine,
+  ENGINE_NAMES,
+  ENGINE_REGISTRY,
+  type EngineDefinition,
+  type EngineName,
+  type EngineTarget,
+} from "./engines.ts";
+export {
+  AnswerValidationError,
+  type CaseError,
+  EndpointError,
+  ERROR_KINDS,
+  type ErrorKind,
+} from "./errors.ts";
+export { systemOneEngine, type SystemOneEngineOptions } from "./systemone.ts";
+export { send, type SendOptions, type SendResult } from "./transport.ts";
+export { askCase, type AskOptions, type CaseOutcome, type NotAReply, tryBuild } from "./ask.ts";
+export {
+  type ReplyOutcome,
+  type ReplyWatch,
+  watchReplies,
+  type WatchRepliesOptions,
+} from "./not_a_server.ts";
+export { pool } from "./pool.ts";
+export {
+  chooseParallel,
+  FALLBACK_PARALLEL,
+  type ParallelChoice,
+  type ProbeSlotsOptions,
+} from "./slots.ts";
+export { endpointIdentity, parseBaseUrl, systemOneUrl } from "./url.ts";
+export { redact, safeUrl } from "./redact.ts";

@@ -14,29 +14,27 @@
  *
  * @module
  */
-export type {
-  Case,
-  ChoiceQuestion,
-  ChoiceQuestionDefinition,
-  DatasetSpec,
-  FileQuestionSetRecord,
-  FileRef,
-  GoldAnswer,
-  Manifest,
-  ManifestSplit,
-  NoulQuestion,
-  NoulQuestionDefinition,
-  Question,
-  QuestionDefinition,
-  QuestionSetFormat,
-  QuestionSetRecord,
-  QuestionType,
-  ScoreQuestion,
-  ScoreQuestionDefinition,
-  Split,
-  TypedQuestionsRecord,
+export {
+  type Case,
+  type ChoiceQuestion,
+  type ChoiceQuestionDefinition,
+  type DatasetSpec,
+  type FileQuestionSetRecord,
+  type GoldAnswer,
+  type NoulQuestion,
+  type NoulQuestionDefinition,
+  type Question,
+  QUESTION_SET_FORMATS,
+  QUESTION_TYPES,
+  type QuestionDefinition,
+  type QuestionSetFormat,
+  type QuestionSetRecord,
+  type QuestionType,
+  type ScoreQuestion,
+  type ScoreQuestionDefinition,
+  type Split,
+  type TypedQuestionsRecord,
 } from "./schemas.ts";
-export { QUESTION_SET_FORMATS, QUESTION_TYPES } from "./schemas.ts";
 export {
   type CaseSelection,
   loadQuestionSet,
@@ -57,27 +55,13 @@ export {
 export { wireQuestion } from "./user_cases.ts";
 export { CsvParser, type CsvRecord, CsvStream, CsvSyntaxError, parseCsv } from "./csv.ts";
 export { optionsOf, questionsJson } from "./questions.ts";
-export {
-  type Dataset,
-  type DatasetInfo,
-  loadDataset,
-  type LoadDatasetOptions,
-  VENDOR_DIR,
-} from "./load.ts";
+export { type Dataset, type DatasetInfo, loadDataset, type LoadDatasetOptions } from "./load.ts";
 export { DatasetIntegrityError } from "./integrity_error.ts";
 export { attribution, type AttributionOptions } from "./attribution.ts";
 export {
-  COLUMNS,
   DATASET_ID,
-  DATASET_NAME,
   DATASET_URL,
-  LICENSE_NAME,
   PINNED,
   type PinnedSplit,
   QUESTIONS_PER_CASE,
-  resolveUrl,
-  REVISION,
-  WORKFLOWS,
 } from "./constants.ts";
-export { pyDumps, PyFloat, pyFloatRepr, pyQuote, type PyValue } from "./python_json.ts";
-export { parsePyJson, type PyObject, type PyParsed } from "./python_json_parse.ts";

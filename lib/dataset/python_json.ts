@@ -5,7 +5,7 @@
  * separators `", "` and `": "`, floats in Python's `repr` form (`1.0`, `1e-05`, `1.5e+16`), ints
  * without a fraction, and Python's string escapes. JavaScript numbers do not say whether they were
  * ints or floats, so floats that must print as floats are wrapped in {@linkcode PyFloat}; the
- * parser in `python_json_parse.ts` produces such values.
+ * parser in `_python_json_parse.ts` produces such values.
  *
  * @module
  */

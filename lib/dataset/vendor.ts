@@ -24,7 +24,7 @@ import {
 import { DatasetIntegrityError } from "./integrity_error.ts";
 import { loadDataset, VENDOR_DIR } from "./load.ts";
 import { pyDumps, type PyValue } from "./python_json.ts";
-import { parsePyJson, type PyParsed } from "./python_json_parse.ts";
+import { parsePyJson, type PyParsed } from "./_python_json_parse.ts";
 import type { Case, FileRef, Manifest, ManifestSplit, Split } from "./schemas.ts";
 
 /** Options of {@linkcode vendorDataset}. */

@@ -28,7 +28,7 @@ export interface ExportFormat {
 }
 
 /** Every export format, in the order the CLI lists them. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = [
+export const EXPORT_FORMAT_REGISTRY: readonly ExportFormat[] = [
   {
     name: "eval-results",
     description:
@@ -58,5 +58,5 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
  * @returns The format, or undefined when there is none by that name.
  */
 export function exportFormat(name: string): ExportFormat | undefined {
-  return EXPORT_FORMATS.find((f) => f.name === name);
+  return EXPORT_FORMAT_REGISTRY.find((f) => f.name === name);
 }

@@ -16,12 +16,21 @@
  *
  * @module
  */
-export * from "./types.ts";
-export * from "./summary_values.ts";
-export * from "./card_protocol.ts";
-export * from "./validate.ts";
-export * from "./eval_results.ts";
-export * from "./every_eval_ever.ts";
-export * from "./csv.ts";
-export * from "./formats.ts";
-export * from "./write.ts";
+export {
+  EXPORT_FORMAT_NAMES,
+  type ExportFile,
+  type ExportFormatName,
+  type ExportInput,
+  type ExportOptions,
+  type ExportResult,
+} from "./types.ts";
+export {
+  countOf,
+  intervalOf,
+  metricOf,
+  SUMMARY_METRICS,
+  type SummaryLike,
+} from "./summary_values.ts";
+export { CSV_COLUMNS } from "./csv.ts";
+export { EXPORT_FORMAT_REGISTRY, type ExportFormat, exportFormat } from "./formats.ts";
+export { writeExport, type WriteExportOptions } from "./write.ts";

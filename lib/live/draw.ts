@@ -15,7 +15,7 @@ import {
   windowHistogram,
 } from "./state.ts";
 import { LLAMACPP_METRICS } from "./server_load.ts";
-import { sparkline } from "./sparkline.ts";
+import { sparkline } from "./_sparkline.ts";
 import { clean, clip, displayWidth, fit } from "./_text.ts";
 
 /** A terminal size in cells (what `Deno.consoleSize()` returns). */

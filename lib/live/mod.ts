@@ -24,11 +24,16 @@
  *
  * @module
  */
-export * from "./state.ts";
-export * from "./server_load.ts";
-export * from "./draw.ts";
-export * from "./plain.ts";
-export * from "./sparkline.ts";
-export * from "./keys.ts";
-export * from "./probe.ts";
-export * from "./monitor.ts";
+export {
+  addProbe,
+  createLiveState,
+  type CreateLiveStateOptions,
+  type LiveMeta,
+  type LiveState,
+  type MistakeBanner,
+  type Probe,
+  type TypeTally,
+} from "./state.ts";
+export type { MetricsSample, ServerLoad } from "./server_load.ts";
+export { drawLive, type DrawOptions, type TerminalSize } from "./draw.ts";
+export { type MonitorOptions, type MonitorResult, runMonitor } from "./monitor.ts";

@@ -27,39 +27,97 @@
  *
  * @module
  */
-export * from "./score.ts";
-export * from "./registry.ts";
-export * from "./headline.ts";
-export * from "./aggregate.ts";
-export * from "./rng.ts";
-export * from "./bootstrap.ts";
-export * from "./summary.ts";
-export * from "./paired.ts";
-export * from "./accumulator.ts";
-// The calibration measures' registry definitions are reached through the registry; these are
-// the estimators and analyses behind them.
+export { argmax, type DecisionScore, type GoldDistribution, scoreDecision } from "./score.ts";
 export {
-  type Binning,
-  type CalibrationBin,
-  type CalibrationBinOptions,
-  calibrationBins,
-  type ConfidenceInput,
-  debiasedEceOfBins,
-  eceOfBins,
-  mceOfBins,
-  perQuestionEce,
-} from "./calibration.ts";
+  type AdditiveMetric,
+  BREAKDOWN_INTERVAL_METRICS,
+  type ByMetric,
+  COLUMN_METRICS,
+  computeMetric,
+  computeMetrics,
+  HEADLINE_METRIC_NAMES,
+  type HeadlineMetricName,
+  METRIC_NAMES,
+  METRIC_REGISTRY,
+  type MetricBase,
+  metricByName,
+  type MetricDefinition,
+  type MetricInput,
+  type MetricQuestionType,
+  type SampleMetric,
+  type Sketch,
+  type SketchOptions,
+} from "./registry.ts";
+export { MetricsAccumulator, type MetricsAccumulatorOptions } from "./accumulator.ts";
+export {
+  accuracy,
+  type AccuracyInput,
+  type BrierInput,
+  type CalibrationInput,
+  ece,
+  meanBrier,
+  meanConfidence,
+  percentile,
+  type ReliabilityRow,
+  reliabilityTable,
+} from "./aggregate.ts";
+export { randomInt, seededRandom, shuffle } from "./rng.ts";
+export {
+  BootstrapAccumulator,
+  type BootstrapAccumulatorOptions,
+  type BootstrapInput,
+  type BootstrapIntervals,
+  bootstrapIntervals,
+  type BootstrapOptions,
+  type Interval,
+} from "./bootstrap.ts";
+export {
+  breakdown,
+  BreakdownAccumulator,
+  type BreakdownInput,
+  type BreakdownKey,
+  type BreakdownOptions,
+  type BreakdownRow,
+  type LatencySummary,
+  type PlannedCase,
+  PRIOR_ACCURACY,
+  rating,
+  summarize,
+  type Summary,
+  type SummaryInput,
+  type SummaryOptions,
+  TEACHER_AGREEMENT,
+} from "./summary.ts";
+export {
+  type McNemarCounts,
+  type PairedComparison,
+  pairedComparison,
+  type PairedInput,
+  type PairedOptions,
+  type PairedRow,
+} from "./paired.ts";
 export { type MurphyDecomposition, murphyDecomposition, type MurphyInput } from "./murphy.ts";
 export {
-  accuracyAtCoverage,
-  aurcOf,
   type CoverageThreshold,
   coverageThresholds,
   riskCoverage,
   type RiskCoveragePoint,
   type SelectiveInput,
 } from "./selective.ts";
-export * from "./scorer_profile.ts";
+export { scorerProfile, type ScorerProfileInput, type ScorerProfileRow } from "./scorer_profile.ts";
 export { softmaxInPlace } from "./softmax.ts";
-export * from "./temperature.ts";
-export * from "./stability.ts";
+export {
+  type TemperatureInput,
+  type TemperatureOptions,
+  type TemperatureRow,
+  type TemperatureWhatIf,
+  temperatureWhatIf,
+} from "./temperature.ts";
+export {
+  type DriftSummary,
+  type RepeatInput,
+  type StabilityInput,
+  type StabilityRow,
+  type StabilitySummary,
+  stabilitySummary,
+} from "./stability.ts";

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { fnv1a32 } from "./hash.ts";
+import { fnv1a32 } from "./_hash.ts";
 
 /** Options of {@linkcode featurize} and {@linkcode featureTokens}. */
 export interface FeatureOptions {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { checkDimension, featureTokens, featurize, wordsOf } from "./features.ts";
-import { fnv1a32 } from "./hash.ts";
+import { fnv1a32 } from "./_hash.ts";
 
 Deno.test("`featureTokens()` turns each kind of leaf into its documented features", async (t) => {
   const tokens = featureTokens({

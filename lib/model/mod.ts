@@ -19,11 +19,7 @@
  *
  * @module
  */
-export * from "./features.ts";
-export { fnv1a32 } from "./hash.ts";
-export * from "./softmax.ts";
-export * from "./lbfgs.ts";
-export * from "./train.ts";
+export { trainModel, type TrainOptions, type TrainResult } from "./train.ts";
 export {
   type FittedModel,
   type HeldOutFigures,
@@ -33,9 +29,18 @@ export {
   type QuestionModel,
   type WorkflowModel,
 } from "./schemas.ts";
-export * from "./model_file.ts";
-export { ModelIntegrityError } from "./integrity_error.ts";
-export * from "./identify.ts";
-export * from "./predict.ts";
+export {
+  type EncodedModel,
+  encodeModel,
+  type LoadedModel,
+  loadModel,
+  MANIFEST_FILE,
+  MODEL_DIR,
+  type ModelDirOptions,
+  type TrainingData,
+  WEIGHTS_FILE,
+  writeModel,
+} from "./model_file.ts";
+export type { WorkflowSignature } from "./identify.ts";
+export { type CompiledModel, compileModel } from "./predict.ts";
 export { fitPrior } from "./prior.ts";
-export * from "./evaluate.ts";

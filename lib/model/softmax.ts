@@ -10,7 +10,7 @@
  * @module
  */
 import { softmaxInPlace } from "../metrics/mod.ts";
-import { minimize } from "./lbfgs.ts";
+import { minimize } from "./_lbfgs.ts";
 
 /** One training row: a sparse feature vector over compact feature ids and a target distribution. */
 export interface SoftmaxRow {

@@ -8,7 +8,7 @@
 import { type Case, optionsOf } from "../dataset/mod.ts";
 import { scoreDecision } from "../metrics/mod.ts";
 import { DEFAULT_DIMENSION, featurize, type SparseVector } from "./features.ts";
-import { fnv1a32 } from "./hash.ts";
+import { fnv1a32 } from "./_hash.ts";
 import {
   type FittedModel,
   type HeldOutFigures,

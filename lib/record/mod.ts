@@ -4,23 +4,43 @@
  *
  * @module
  */
-export type {
-  DecisionRecord,
-  RunJson,
-  RunSession,
-  RunSpec,
-  RunStability,
-  ThresholdResult,
+export {
+  type DecisionRecord,
+  RUN_JSON_VERSION,
+  type RunJson,
+  type RunSession,
+  type RunSpec,
+  type RunStability,
+  type ThresholdResult,
 } from "./schemas.ts";
-export { RUN_JSON_VERSION } from "./schemas.ts";
-export * from "./decisions.ts";
-export * from "./repeats.ts";
-export * from "./recorder.ts";
-export * from "./fingerprint.ts";
-export * from "./load.ts";
-export * from "./resume.ts";
-export * from "./sqlite_index.ts";
-export * from "./fs_errors.ts";
-export * from "./resume_command.ts";
-export * from "./run_dir.ts";
-export * from "./run_id.ts";
+export { decisionRecords, type DecisionRecordsOptions } from "./decisions.ts";
+export { type RepeatRecord, RepeatsWriter } from "./repeats.ts";
+export { readDecisions, RunRecorder, writeAtomic } from "./recorder.ts";
+export { fingerprint, type FingerprintInput, sha256Hex } from "./fingerprint.ts";
+export { findRun, type LoadedRun, loadRun, upgradeRunJson } from "./load.ts";
+export {
+  answeredCases,
+  ResumeMismatchError,
+  type SpecDifference,
+  specDifferences,
+  type SpecDifferencesOptions,
+} from "./resume.ts";
+export {
+  checkIndexFile,
+  decisionFromRow,
+  DEFAULT_INDEX_PATH,
+  type IndexedRun,
+  indexRun,
+  type IndexRunOptions,
+  IndexSchemaError,
+  listRuns,
+  type ListRunsOptions,
+  openIndex,
+  type OpenIndexOptions,
+  runDecisions,
+  type RunIndex,
+} from "./sqlite_index.ts";
+export { describeOsError, fsErrorMessage, type FsErrorMessageOptions } from "./fs_errors.ts";
+export { resumeCommand, type ResumeCommandOptions } from "./resume_command.ts";
+export { lockRunDir, type LockRunDirOptions, RunDirError, type RunDirLock } from "./run_dir.ts";
+export { runId } from "./run_id.ts";

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { commandOf } from "../invocation.ts";
 
 /**
  * Quotes one word for a POSIX shell, only when it needs it.
@@ -34,7 +35,7 @@ export interface ResumeCommandOptions {
 }
 
 /**
- * `deno task bench --resume DIR` (plus the index flag when the run used another index): the run
+ * `deno task bench --resume DIR` (`decibench bench …` under the installed command; plus the index flag when the run used another index): the run
  * directory records everything else (workflow file, base URL, model, parallel, case selection).
  *
  * @param dir The run directory.
@@ -54,5 +55,5 @@ export function resumeCommand(dir: string, options: ResumeCommandOptions = {}): 
     : options.db === ""
     ? " --no-db"
     : ` --db ${shellQuote(options.db)}`;
-  return `deno task bench --resume ${shellQuote(dir)}${db}`;
+  return `${commandOf("bench")} --resume ${shellQuote(dir)}${db}`;
 }

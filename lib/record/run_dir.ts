@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { commandOf } from "../invocation.ts";
 import { fsErrorMessage } from "./fs_errors.ts";
 import { shellQuote } from "./resume_command.ts";
 
@@ -250,8 +251,8 @@ export async function lockRunDir(
       const held = await describeHeld(dir, kind);
       await release();
       const resume = kind === "run"
-        ? `deno task bench --resume ${shellQuote(dir)}`
-        : `deno task audit WORKFLOW --resume ${shellQuote(dir)}`;
+        ? `${commandOf("bench")} --resume ${shellQuote(dir)}`
+        : `${commandOf("audit")} WORKFLOW --resume ${shellQuote(dir)}`;
       const fix = held.status === "completed"
         ? `choose another ${flag} (or delete the directory to replace it)`
         : `finish that one with ${resume}, or choose another ${flag}`;

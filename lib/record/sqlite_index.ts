@@ -107,6 +107,8 @@ export interface RunIndex {
 /** An index file written by a newer decibench: its schema version is above this one's. */
 export class IndexSchemaError extends Error {
   /**
+   * Creates the error.
+   *
    * @param version The file's schema version (its header's user_version).
    * @param path The file, named at the start of the message when given.
    */

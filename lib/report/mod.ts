@@ -8,16 +8,30 @@
  *
  * @module
  */
-export * from "./format.ts";
-export * from "./tables.ts";
-export * from "./errors.ts";
-export * from "./model.ts";
-export * from "./terminal.ts";
-export * from "./markdown.ts";
-export * from "./compare.ts";
-export * from "./compare_report.ts";
-export * from "./write.ts";
-export * from "./warnings.ts";
-export * from "./protocol.ts";
-export * from "./calibration.ts";
-export * from "./calibration_tables.ts";
+export {
+  interval,
+  metricInterval,
+  metricText,
+  num,
+  pct,
+  table,
+  type TableOptions,
+} from "./format.ts";
+export { breakdownData, type TableData } from "./tables.ts";
+export { buildReport, type BuildReportOptions, type RunReport } from "./model.ts";
+export { terminalReport } from "./terminal.ts";
+export { caseTrace, type MarkdownOptions, markdownReport, statePreview } from "./markdown.ts";
+export {
+  type ComparedRun,
+  compareRuns,
+  type CompareRunsOptions,
+  type RunComparison,
+} from "./compare.ts";
+export { comparisonReport, type ComparisonReportOptions, formatPValue } from "./compare_report.ts";
+export { type ReportInput, writeReports } from "./write.ts";
+export {
+  type CalibrationTables,
+  calibrationTables,
+  type MurphyData,
+  type TemperatureData,
+} from "./calibration_tables.ts";

@@ -17,50 +17,24 @@
  * @module
  */
 export {
-  DEFAULT_MAX_BODY_BYTES,
   type ListenInfo,
   type ReferenceServer,
   type ReferenceServerOptions,
   startReferenceServer,
 } from "./server.ts";
 export {
-  checkFaults,
   drawFault,
   type Fault,
   FAULT_KINDS,
   type FaultKind,
   type FaultSpec,
-  jitterDistributions,
-  jitterOf,
   parseFaults,
-  unitDraw,
 } from "./faults.ts";
+export type { Distributions, Predictor, PredictorDefinition } from "./predictor.ts";
 export {
   createPredictor,
-  type Distributions,
-  type Predictor,
-  type PredictorFactory,
+  oraclePredictor,
+  PREDICTOR_REGISTRY,
   predictorNames,
-  registerPredictor,
-} from "./predictor.ts";
-export { oraclePredictor, uniformPredictor } from "./predictors/mod.ts";
-export {
-  type ChoiceAnswer,
-  confidenceOf,
-  type NoulAnswer,
-  type ScoreAnswer,
-  scoreConfidenceOf,
-  type SystemOneResponse,
-  type WireAnswer,
-} from "./answers.ts";
-export {
-  type ErrorBody,
-  MAX_IMAGES,
-  MAX_OPTIONS,
-  SCORE_LEVELS,
-  type SystemOneRequest,
-} from "./schemas.ts";
-export { prometheusText, type ServerStats } from "./stats.ts";
-export { PCD_SERVER_LIMITS } from "./pcd.ts";
-export { CLEF_MAX_QUESTIONS, CLEF_SERVED_MODEL } from "./clef.ts";
-export { OPENROUTER_PRICE_PER_TOKEN, OPENROUTER_PROVIDER } from "./openrouter.ts";
+} from "./predictors/mod.ts";
+export type { ServerStats } from "./stats.ts";

@@ -1,5 +1,6 @@
 /**
- * Pluggable predictors for the reference server.
+ * What a predictor of the reference server is (the registry of the built-in ones is
+ * `predictors/mod.ts`).
  *
  * @module
  */
@@ -16,45 +17,18 @@ export interface Predictor {
   predict(state: unknown, questions: Record<string, Question>): Distributions;
 }
 
-/** Creates a predictor; may load files. */
-export type PredictorFactory = () => Promise<Predictor>;
-
-const registry = new Map<string, PredictorFactory>();
-
-/**
- * Registers a predictor under a name.
- *
- * @param name Predictor name used by `--predictor`.
- * @param factory Factory that builds it.
- */
-export function registerPredictor(name: string, factory: PredictorFactory): void {
-  registry.set(name, factory);
-}
-
-/**
- * Names of the registered predictors.
- *
- * @returns The names, sorted.
- */
-export function predictorNames(): string[] {
-  return [...registry.keys()].sort();
-}
-
-/**
- * Builds a registered predictor.
- *
- * @param name Predictor name.
- * @returns The predictor.
- * @throws {RangeError} When no predictor has that name.
- */
-export async function createPredictor(name: string): Promise<Predictor> {
-  const factory = registry.get(name);
-  if (!factory) {
-    throw new RangeError(
-      `Cannot create predictor "${name}": known predictors are ${predictorNames().join(", ")}`,
-    );
-  }
-  return await factory();
+/** One predictor the reference server can answer with, in `PREDICTOR_REGISTRY`. */
+export interface PredictorDefinition {
+  /** The name `--predictor` and a workflow's `reference.predictor` take. */
+  readonly name: string;
+  /** What it answers, one line. */
+  readonly description: string;
+  /**
+   * Builds the predictor; may load files (the vendored dataset or model).
+   *
+   * @returns The predictor.
+   */
+  create(): Promise<Predictor>;
 }
 
 /**

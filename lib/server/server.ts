@@ -18,8 +18,8 @@ import {
   jitterOf,
   parseFaults,
 } from "./faults.ts";
-import { createPredictor, type Predictor } from "./predictor.ts";
-import "./predictors/mod.ts";
+import type { Predictor } from "./predictor.ts";
+import { createPredictor } from "./predictors/mod.ts";
 import { errorResponse, jsonText, resetResponse } from "./_responses.ts";
 import { emptyStats, prometheusText, type ServerStats, snapshotStats } from "./stats.ts";
 import { Slots } from "./_slots.ts";

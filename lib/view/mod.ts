@@ -15,12 +15,4 @@
  *
  * @module
  */
-export * from "./serve.ts";
-export * from "./app.ts";
-export * from "./catalog.ts";
-export * from "./states.ts";
-export * from "./explorer.ts";
-export * from "./compare.ts";
-export * from "./run_report.ts";
-export * from "./report_worker.ts";
-export * from "./assets.ts";
+export { startView, type ViewOptions, type ViewServer } from "./serve.ts";

@@ -1,9 +1,19 @@
 /**
- * `defineWorkflow`: the identity helper workflow files export.
+ * `defineWorkflow`: the identity helper workflow files export, with the types of what they write.
+ * The installed `decibench` command maps `decibench/workflow` here, so a TypeScript workflow in any
+ * folder starts with `import { defineWorkflow } from "decibench/workflow";`.
  *
  * @module
  */
 import type { WorkflowInput } from "./schemas.ts";
+
+export type {
+  CaseSelection,
+  EndpointSpecInput,
+  ReferenceSpecInput,
+  ThresholdSpec,
+  WorkflowInput,
+} from "./schemas.ts";
 
 /**
  * Declares a workflow. Returns its argument unchanged so TypeScript checks it; the loader

@@ -1,5 +1,7 @@
 /**
- * Workflows: define, load and run them.
+ * Workflows: define them (`defineWorkflow` in TypeScript, or JSON and YAML files against the JSON
+ * Schema `workflowJsonSchema` generates), load and validate them (`loadWorkflow` also finds the
+ * built-in ones by name), select their cases, run them (`runBenchmark`) and compare engines.
  *
  * @module
  */
@@ -7,7 +9,6 @@ export type {
   CaseSelection,
   EndpointSpec,
   EndpointSpecInput,
-  EngineName,
   ReferenceSpec,
   ReferenceSpecInput,
   ThresholdBound,
@@ -15,15 +16,40 @@ export type {
   Workflow,
   WorkflowInput,
 } from "./schemas.ts";
-export { THRESHOLD_BOUNDS } from "./schemas.ts";
-export * from "./define.ts";
-export * from "./load.ts";
-export * from "./cases.ts";
-export * from "./thresholds.ts";
-export * from "./run.ts";
-export * from "./agreement.ts";
-export * from "./compare_engines.ts";
-export * from "./engines_report.ts";
+export { defineWorkflow } from "./define.ts";
+export {
+  loadWorkflow,
+  validateWorkflow,
+  type ValidateWorkflowOptions,
+  WorkflowError,
+} from "./load.ts";
+export { WORKFLOW_SCHEMA_PATH, workflowJsonSchema } from "./json_schema.ts";
+export { loadCases, type LoadCasesOptions, selectCases } from "./cases.ts";
+export {
+  describeRun,
+  type DescribeRunOptions,
+  dryRunRequests,
+  type PreparedEndpoint,
+  preparedIdentity,
+  prepareEndpoint,
+  type PrepareEndpointOptions,
+  runBenchmark,
+  type RunEvent,
+  type RunOptions,
+  runPrepared,
+  type RunResult,
+} from "./run.ts";
+export type { Agreement, AgreementRow } from "./agreement.ts";
+export {
+  compareEngines,
+  type CompareEnginesOptions,
+  type DryRunEngineRequest,
+  dryRunEngines,
+  endpointNames,
+  type EngineComparison,
+  type EngineResult,
+} from "./compare_engines.ts";
+export { engineComparisonText, type EngineComparisonTextOptions } from "./engines_report.ts";
 export {
   AUDIT_SETS,
   type AuditCheck,

@@ -23,7 +23,7 @@ function mix(hash: number, byte: number): number {
  * @returns An unsigned 32-bit integer.
  * @example
  * ```ts
- * import { fnv1a32 } from "./hash.ts";
+ * import { fnv1a32 } from "./_hash.ts";
  * if (fnv1a32("a") !== 0xe40c292c) throw new Error("FNV-1a of 'a'");
  * ```
  */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { pyDumps, PyFloat } from "./python_json.ts";
-import { parsePyJson } from "./python_json_parse.ts";
+import { parsePyJson } from "./_python_json_parse.ts";
 
 Deno.test("`parsePyJson()` then `pyDumps()` reproduces Python's output byte for byte", async (t) => {
   // Each pair: input JSON text → what Python's json.dumps(json.loads(text), ensure_ascii=False) writes.

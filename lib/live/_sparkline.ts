@@ -33,7 +33,7 @@ export interface SparklineOptions {
  * @returns The trend line, at most `width` cells (shorter while the series is short).
  * @example
  * ```ts
- * import { sparkline } from "./sparkline.ts";
+ * import { sparkline } from "./_sparkline.ts";
  * sparkline([0, 0.5, 1], 10); // "▁▅█"
  * ```
  */

@@ -70,7 +70,7 @@ function maxAbs(a: Float64Array): number {
  * @throws {RangeError} When the objective is not finite at the start.
  * @example
  * ```ts
- * import { minimize } from "./lbfgs.ts";
+ * import { minimize } from "./_lbfgs.ts";
  * const result = minimize((x, g) => {
  *   g[0] = 2 * (x[0]! - 3);
  *   return (x[0]! - 3) ** 2;

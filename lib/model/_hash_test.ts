@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fnv1a32 } from "./hash.ts";
+import { fnv1a32 } from "./_hash.ts";
 
 function referenceFnv(text: string): number {
   let hash = 0x811c9dc5;

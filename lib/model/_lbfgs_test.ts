@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { minimize } from "./lbfgs.ts";
+import { minimize } from "./_lbfgs.ts";
 
 Deno.test("`minimize()` finds the minimum of the Rosenbrock function", () => {
   const result = minimize(

@@ -206,7 +206,7 @@ class Parser {
  * @throws {SyntaxError} When the text is not one JSON value (with the position of the problem).
  * @example
  * ```ts
- * import { parsePyJson } from "./python_json_parse.ts";
+ * import { parsePyJson } from "./_python_json_parse.ts";
  * import { pyDumps } from "./python_json.ts";
  * const text = '{"1": 1.0, "0": 1e-05}';
  * if (pyDumps(parsePyJson(text)) !== text) throw new Error("round trip changed the text");

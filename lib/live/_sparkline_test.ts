@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sparkline } from "./sparkline.ts";
+import { sparkline } from "./_sparkline.ts";
 
 Deno.test("`sparkline()` draws values on a fixed scale, oldest first", async (t) => {
   await t.step("0, ½ and 1 on the default 0–1 scale", () => {
