@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { CsvStream, CsvSyntaxError } from "./csv.ts";
 import {
   HashedBytes,
@@ -101,8 +100,10 @@ export async function* readRows(
   if (format === null) throw new TypeError("is not .jsonl, .csv or .parquet");
   const size = await regularFileSize(path);
   if (format === "parquet") return yield* readParquet(path, size, options);
+  // node:crypto takes ~50 ms to load: only a user file's reading loads it.
+  const { createHash } = await import("node:crypto");
   const file = await Deno.open(path);
-  const bytes = new HashedBytes(file);
+  const bytes = new HashedBytes(file, createHash("sha256"));
   const text = bytes.readable.pipeThrough(new TextDecoderStream("utf-8", { fatal: true }));
   const facts = (): FileFacts => ({ format, sha256: bytes.sha256(), bytes: bytes.bytes });
   try {
@@ -255,6 +256,7 @@ export function fileBuffer(
 }
 
 async function hashFile(path: string): Promise<string> {
+  const { createHash } = await import("node:crypto");
   const hash = createHash("sha256");
   using file = await Deno.open(path);
   const buffer = new Uint8Array(256 * 1024);

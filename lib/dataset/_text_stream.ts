@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createHash, type Hash } from "node:crypto";
+import type { Hash } from "node:crypto";
 
 /** The longest line (JSONL) or field (CSV) read, in UTF-16 code units: 16 Mi. */
 export const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -83,7 +83,7 @@ export async function regularFileSize(path: string): Promise<number> {
 export class HashedBytes {
   /** The bytes, in chunks. */
   readonly readable: ReadableStream<Uint8Array>;
-  #hash: Hash = createHash("sha256");
+  readonly #hash: Hash;
   #bytes = 0;
   #done = false;
 
@@ -91,8 +91,11 @@ export class HashedBytes {
    * Opens the file for one sequential read.
    *
    * @param file The open file (closed when the stream ends or is cancelled).
+   * @param hash A fresh sha256 hash (`createHash("sha256")` of `node:crypto`, which the caller
+   *   loads when it reads a file: a run on the vendored dataset never loads it).
    */
-  constructor(file: Deno.FsFile) {
+  constructor(file: Deno.FsFile, hash: Hash) {
+    this.#hash = hash;
     this.readable = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         const buffer = new Uint8Array(CHUNK_BYTES);

@@ -36,7 +36,7 @@ Deno.test("`HashedBytes` reads a file in bounded chunks and hashes exactly its b
   const path = join(dir, "data.bin");
   const data = new Uint8Array(1_500_000).map((_, i) => (i * 7919) % 251);
   await Deno.writeFile(path, data);
-  const bytes = new HashedBytes(await Deno.open(path));
+  const bytes = new HashedBytes(await Deno.open(path), createHash("sha256"));
   let largest = 0;
   let total = 0;
   for await (const chunk of bytes.readable) {

@@ -12,7 +12,6 @@
  *
  * @module
  */
-import { createHash, type Hash } from "node:crypto";
 import { basename, isAbsolute, relative } from "node:path";
 import { sha256Hex } from "../bytes.ts";
 import { delimiterHint, type FileFacts, formatOf, type RawRow, readRows } from "./_read_rows.ts";
@@ -130,6 +129,36 @@ function display(path: string): string {
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
+/** A sha256 taken piece by piece. */
+interface TextDigest {
+  update(text: string): void;
+  hex(): Promise<string>;
+}
+
+/** Makes a fresh {@linkcode TextDigest}. */
+type DigestFactory = () => TextDigest;
+
+/** A digest that keeps its pieces and hashes them at the end: for a set held in memory anyway. */
+const heldDigest: DigestFactory = () => {
+  const parts: string[] = [];
+  return { update: (text) => parts.push(text), hex: () => sha256Hex(parts.join("")) };
+};
+
+/** No digest at all. */
+const noDigest: DigestFactory = () => ({ update: () => {}, hex: () => Promise.resolve("") });
+
+/** An incremental digest (`node:crypto`, loaded only for a user file). */
+async function streamingDigests(): Promise<DigestFactory> {
+  const { createHash } = await import("node:crypto");
+  return () => {
+    const hash = createHash("sha256");
+    return {
+      update: (text) => hash.update(text),
+      hex: () => Promise.resolve(hash.digest("hex")),
+    };
+  };
+}
+
 /** Running sums over the selected cases: counts, lanes, questions and the two digests. */
 class SelectionDigest {
   count = 0;
@@ -139,12 +168,15 @@ class SelectionDigest {
   readonly #selection: CaseSelection | undefined;
   readonly #lanes: ReadonlySet<string> | null;
   readonly #ids: ReadonlySet<string> | null;
-  readonly #idHash: Hash = createHash("sha256");
-  readonly #questionsHash: Hash = createHash("sha256").update("[");
+  readonly #idHash: TextDigest;
+  readonly #questionsHash: TextDigest;
   #lastQuestions: Case["questions"] | null = null;
 
-  constructor(selection: CaseSelection | undefined) {
+  constructor(selection: CaseSelection | undefined, digest: DigestFactory = heldDigest) {
     this.#selection = selection;
+    this.#idHash = digest();
+    this.#questionsHash = digest();
+    this.#questionsHash.update("[");
     this.#lanes = selection?.lanes ? new Set(selection.lanes) : null;
     this.#ids = selection?.ids ? new Set(selection.ids) : null;
   }
@@ -185,7 +217,9 @@ class SelectionDigest {
    *
    * @param known Whether an id is in the set.
    */
-  finish(known: (id: string) => boolean): { caseIdsSha256: string; questionsSha256: string } {
+  async finish(
+    known: (id: string) => boolean,
+  ): Promise<{ caseIdsSha256: string; questionsSha256: string }> {
     const selection = this.#selection;
     if (selection !== undefined) {
       const unknown = (selection.ids ?? []).filter((id) => !known(id));
@@ -196,9 +230,10 @@ class SelectionDigest {
       }
       if (this.count === 0) throw new RangeError("Cannot run: the case selection matches no case");
     }
+    this.#questionsHash.update("]");
     return {
-      caseIdsSha256: this.#idHash.digest("hex"),
-      questionsSha256: this.#questionsHash.update("]").digest("hex"),
+      caseIdsSha256: await this.#idHash.hex(),
+      questionsSha256: await this.#questionsHash.hex(),
     };
   }
 }
@@ -245,7 +280,7 @@ export async function openQuestionSet(
   const definitions = source.questions ?? {};
   const file = display(spec.path);
   const lane = options.lane ?? "default";
-  const digest = new SelectionDigest(options.selection);
+  const digest = new SelectionDigest(options.selection, await streamingDigests());
   const checker = new RowChecker(spec, definitions, { file, lane, format: formatOrThrow(spec) });
   const opened = await stat(spec.path, file);
   const facts = await checkRows(spec.path, checker, (item) => {
@@ -256,7 +291,7 @@ export async function openQuestionSet(
     throw new QuestionSetError(checker.problems(), { total: checker.problemCount });
   }
   const ids = checker.ids;
-  const digests = digest.finish((id) => ids.has(id));
+  const digests = await digest.finish((id) => ids.has(id));
   const laneField = spec.lane ?? null;
   const definitionsSha256 = await sha256Hex(
     JSON.stringify({ id: spec.id, state: spec.state, lane: laneField, questions: definitions }),
@@ -413,7 +448,8 @@ async function* rereadCases(
     format: facts.format,
     uniqueIds: false,
   });
-  const digest = new SelectionDigest(context.selection);
+  // This read applies the selection only: its figures were taken by the first.
+  const digest = new SelectionDigest(context.selection, noDigest);
   const read: { facts?: FileFacts } = {};
   for await (const batch of checkedBatches(spec.path, checker, read)) {
     if (checker.problemCount) {
@@ -439,7 +475,10 @@ function formatFirst(problems: readonly QuestionSetProblem[]): string {
 }
 
 /** A question set held in memory (Typed Decisions) in the streaming shape. */
-function inMemorySet(dataset: Dataset, selection: CaseSelection | undefined): QuestionSet {
+async function inMemorySet(
+  dataset: Dataset,
+  selection: CaseSelection | undefined,
+): Promise<QuestionSet> {
   const digest = new SelectionDigest(selection);
   const selected: Case[] = [];
   for (const item of dataset.cases) {
@@ -448,7 +487,7 @@ function inMemorySet(dataset: Dataset, selection: CaseSelection | undefined): Qu
     selected.push(item);
   }
   const ids = new Set(dataset.cases.map((c) => c.id));
-  const digests = digest.finish((id) => ids.has(id));
+  const digests = await digest.finish((id) => ids.has(id));
   return {
     info: dataset.info,
     count: digest.count,
