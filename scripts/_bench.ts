@@ -29,7 +29,7 @@ import {
   ResumeMismatchError,
   RunDirError,
 } from "../lib/record/mod.ts";
-import { RunReportWorker, terminalReport } from "../lib/report/mod.ts";
+import { terminalReport } from "../lib/report/mod.ts";
 import {
   dryRunRequests,
   loadWorkflow,
@@ -160,9 +160,6 @@ async function main(args: string[]): Promise<number> {
       "Cannot use --parallel-sweep without --repeat: it sets the concurrencies of the repeated passes; add --repeat K",
     );
   }
-  // The run starts it once its first answer is in: it loads the HTML renderer while the requests
-  // go on, and draws report.html beside the run's own end-of-run work.
-  using reportWorker = dryRun ? null : new RunReportWorker();
   let resume: LoadedRun | undefined;
   if (resumeDir !== undefined) {
     try {
@@ -275,7 +272,6 @@ async function main(args: string[]): Promise<number> {
     signal: interrupt.signal,
     onEvent,
     dbPath: dbPath === "" ? null : dbPath,
-    reportWorker: reportWorker ?? undefined,
   });
   bar.done();
   if (result.indexError !== null) {

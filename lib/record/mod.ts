@@ -16,6 +16,8 @@ export { RUN_JSON_VERSION } from "./schemas.ts";
 export * from "./decisions.ts";
 export * from "./repeats.ts";
 export * from "./recorder.ts";
+export * from "./lines.ts";
+export type { AnsweredCase, CaseAsked, RunSink } from "./sink.ts";
 export * from "./fingerprint.ts";
 export * from "./load.ts";
 export * from "./resume.ts";

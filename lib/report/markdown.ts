@@ -98,6 +98,36 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
  * @returns Markdown text.
  */
 export function markdownReport(report: RunReport, options: MarkdownOptions = {}): string {
+  const { head, tail } = markdownSections(report, options);
+  const { records } = report;
+  const out = [head];
+  // Each run of decisions of one case, its lines as rendered during the run when they were.
+  for (let i = 0; i < records.length;) {
+    const id = (records[i] as DecisionRecord).case;
+    let end = i + 1;
+    while (end < records.length && (records[end] as DecisionRecord).case === id) end++;
+    out.push(
+      options.traces?.get(id) ?? caseTrace(records.slice(i, end), options.states?.[id]),
+    );
+    i = end;
+  }
+  out.push(tail);
+  return out.join("\n");
+}
+
+/**
+ * The Markdown report of a run around its trace: `head + "\n" + T + tail` is the report, where
+ * `T` holds each case's {@linkcode caseTrace} followed by a newline (nothing for no case). A run
+ * writes its trace case by case into a file as it goes and joins the three at the end.
+ *
+ * @param report The run's report model (`buildReport`).
+ * @param options Disagreement count (states and traces are not read).
+ * @returns The text before the trace's first line and the text after its last line's newline.
+ */
+export function markdownSections(
+  report: RunReport,
+  options: MarkdownOptions = {},
+): { head: string; tail: string } {
   const { run, records, info, summary } = report;
   const md = { markdown: true };
   const out: string[] = [];
@@ -211,22 +241,15 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
     "",
   );
   out.push("```");
-  // Each run of decisions of one case, its lines as rendered during the run when they were.
-  for (let i = 0; i < records.length;) {
-    const id = (records[i] as DecisionRecord).case;
-    let end = i + 1;
-    while (end < records.length && (records[end] as DecisionRecord).case === id) end++;
-    out.push(
-      options.traces?.get(id) ?? caseTrace(records.slice(i, end), options.states?.[id]),
-    );
-    i = end;
-  }
-  out.push("```", "", "</details>", "");
-  out.push(
+  const tail = [
+    "```",
+    "",
+    "</details>",
+    "",
     "## Data",
     "",
     `${attribution(info)}. Rows unmodified apart from format conversion.`,
     "",
-  );
-  return out.join("\n");
+  ];
+  return { head: out.join("\n"), tail: tail.join("\n") };
 }

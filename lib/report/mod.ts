@@ -22,3 +22,4 @@ export * from "./protocol.ts";
 export * from "./calibration.ts";
 export * from "./calibration_tables.ts";
 export * from "./run_worker.ts";
+export * from "./report_sink.ts";

@@ -1,72 +1,103 @@
 /**
- * Private: a run's entry in the SQLite index, written in one go at the end of the run or in two
- * steps — its decisions while the run waits for its report worker, its final record at the end.
- * The index is secondary to the run directory: a failure to write it is kept as a message for the
- * caller to report, and changes nothing else.
+ * Private: the run's sink that writes it into the SQLite index as it goes — its row when it
+ * starts, its decisions in batches as cases are answered, its final row at the end. The index is
+ * secondary to the run directory: a failure to write it is kept as a message for the caller to
+ * report, stops the index's writes, and changes nothing else.
  *
  * @module
  */
 import {
+  addIndexedDecisions,
+  type AnsweredCase,
+  beginIndexedRun,
   type DecisionRecord,
-  indexRun,
   openIndex,
   type RunIndex,
   type RunJson,
+  type RunSink,
   updateIndexedRun,
 } from "../record/mod.ts";
 
+/** Decisions written to the index per transaction. */
+export const INDEX_BATCH = 1000;
+
 /** One run's writes to the index (nothing when the path is null). */
-export class RunIndexWrite implements Disposable {
+export class IndexSink implements RunSink {
   #index: RunIndex | null = null;
-  #decisions = false;
+  #runId = "";
+  #batch: DecisionRecord[] = [];
+  #count = 0;
+  #failed = false;
   /** Why the index could not be written, or null. */
   error: string | null = null;
 
   /**
-   * Prepares the writes; nothing is opened yet.
+   * Prepares the writes; nothing is opened before `start`.
    *
    * @param path The index file, or null for none.
    * @param dir The run directory, recorded with the run.
+   * @param batch Decisions per transaction. @default INDEX_BATCH
    */
-  constructor(readonly path: string | null, readonly dir: string) {}
+  constructor(
+    readonly path: string | null,
+    readonly dir: string,
+    readonly batch: number = INDEX_BATCH,
+  ) {}
 
-  /**
-   * Indexes the run as it stands (its record still says "running") with all its decisions, so the
-   * end of the run only replaces the run's own row. A run that dies before then leaves the index
-   * agreeing with its directory. A failure here is retried whole at the end.
-   *
-   * @param run The run record as written so far.
-   * @param records Every decision of the run.
-   */
-  decisions(run: RunJson, records: readonly DecisionRecord[]): void {
-    if (this.path === null) return;
+  #try(write: () => void): void {
+    if (this.path === null || this.#failed) return;
     try {
-      this.#index ??= openIndex(this.path);
-      indexRun(this.#index, run, records, { dir: this.dir });
-      this.#decisions = true;
-    } catch {
+      write();
+    } catch (error) {
+      this.#failed = true;
+      this.error = (error as Error).message;
       this.close();
     }
   }
 
   /**
-   * Writes the final run record (and its decisions, unless {@linkcode RunIndexWrite.decisions}
-   * wrote them), then closes the index.
+   * Opens the index and writes the run's row as it stands (still `running`), replacing any
+   * decision it held for the run: a run that dies leaves the index agreeing with its directory.
+   *
+   * @param run The run record as first written.
+   */
+  start(run: RunJson): void {
+    this.#runId = run.id;
+    this.#try(() => {
+      this.#index ??= openIndex(this.path as string);
+      beginIndexedRun(this.#index, run, { dir: this.dir });
+    });
+  }
+
+  /**
+   * Adds a case's decisions; every `batch` decisions are written in one transaction.
+   *
+   * @param answered The case and its decisions.
+   */
+  case(answered: AnsweredCase): void {
+    if (this.path === null || this.#failed) return;
+    this.#count += answered.records.length;
+    for (const r of answered.records) this.#batch.push(r);
+    if (this.#batch.length >= this.batch) this.#flush();
+  }
+
+  #flush(): void {
+    const batch = this.#batch;
+    this.#batch = [];
+    if (batch.length) {
+      this.#try(() => addIndexedDecisions(this.#index as RunIndex, this.#runId, batch));
+    }
+  }
+
+  /**
+   * Writes the decisions left and the final run row, then closes the index.
    *
    * @param run The final run record.
-   * @param records Every decision of the run.
    */
-  finish(run: RunJson, records: readonly DecisionRecord[]): void {
-    if (this.path === null) return;
-    try {
-      this.#index ??= openIndex(this.path);
-      if (this.#decisions) updateIndexedRun(this.#index, run, records.length, { dir: this.dir });
-      else indexRun(this.#index, run, records, { dir: this.dir });
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.close();
-    }
+  finish(run: RunJson): void {
+    this.#flush();
+    this.#try(() => updateIndexedRun(this.#index as RunIndex, run, this.#count, { dir: this.dir }));
+    this.close();
   }
 
   /** Closes the index if it is open. */
@@ -77,10 +108,5 @@ export class RunIndexWrite implements Disposable {
       // Already closed, or the file is gone: nothing left to release.
     }
     this.#index = null;
-  }
-
-  /** Same as {@linkcode RunIndexWrite.close}. */
-  [Symbol.dispose](): void {
-    this.close();
   }
 }

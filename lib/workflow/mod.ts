@@ -21,6 +21,7 @@ export * from "./load.ts";
 export * from "./cases.ts";
 export * from "./thresholds.ts";
 export * from "./run.ts";
+export * from "./case_source.ts";
 export * from "./agreement.ts";
 export * from "./compare_engines.ts";
 export * from "./engines_report.ts";
