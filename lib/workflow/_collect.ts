@@ -7,7 +7,13 @@
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
-import type { AnsweredCase, DecisionRecord, RunJson, RunSink } from "../record/mod.ts";
+import type {
+  AnsweredCase,
+  DecisionRecord,
+  RunJson,
+  RunSink,
+  ThresholdResult,
+} from "../record/mod.ts";
 import { buildReport, type RunReport } from "../report/mod.ts";
 import { summarize, type Summary } from "../metrics/mod.ts";
 import type { Workflow } from "./schemas.ts";
@@ -70,7 +76,7 @@ export class RecordCollector implements RunSink {
    * @param workflow The workflow.
    * @returns One result per threshold.
    */
-  thresholds(workflow: Workflow): ReturnType<typeof evaluateThresholds> {
+  thresholds(workflow: Workflow): ThresholdResult[] {
     return evaluateThresholds(workflow.thresholds, this.records(), { seed: workflow.seed });
   }
 

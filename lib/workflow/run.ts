@@ -52,7 +52,7 @@ import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
-import { checkThresholdTargets, evaluateThresholds } from "./thresholds.ts";
+import { checkThresholdTargets } from "./thresholds.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
 export type RunEvent =

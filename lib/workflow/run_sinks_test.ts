@@ -19,6 +19,11 @@ function workflowFor(url: string, parallel = 1) {
   }, "sinks.ts");
 }
 
+/** The cases as an async stream. */
+async function* stream(): AsyncGenerator<Case> {
+  for (const c of cases) yield c;
+}
+
 /** A sink that records what it is told. */
 class Log implements RunSink {
   calls: string[] = [];
@@ -42,9 +47,6 @@ Deno.test("`runPrepared()` reads cases from an async iterable source and feeds e
   try {
     const workflow = workflowFor(server.url);
     const endpoint = await prepareEndpoint(workflow.endpoint!);
-    async function* stream(): AsyncGenerator<Case> {
-      for (const c of cases) yield c;
-    }
     const array = arrayCaseSource(cases);
     const log = new Log();
     const streamed = await runPrepared(workflow, {
