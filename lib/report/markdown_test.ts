@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
 import { fixed3 } from "./format.ts";
-import { caseTrace, markdownReport } from "./markdown.ts";
+import { caseTrace, markdownReport, markdownSections } from "./markdown.ts";
 import { buildReport } from "./model.ts";
 
 const info = {
@@ -59,6 +59,23 @@ Deno.test("`markdownReport()` writes the same trace from cases' lines rendered b
   const other = markdownReport(report, { states, traces: new Map([["c2", "c2 (given)"]]) });
   assert.match(other, /\nc2 \(given\)\nc3 /);
   assert.equal(caseTrace([]), "");
+});
+
+Deno.test("`markdownSections()` around each case's trace line and a newline is `markdownReport()`", () => {
+  const records = [
+    record({ case: "c1", question: "q1" }),
+    record({ case: "c1", question: "q2", correct: false, answer: "true" }),
+    errored({ case: "c2", question: "q1" }),
+  ];
+  const states = { c1: { ticket: "refund please" }, c2: "a plain text state" };
+  const report = buildReport(runJson(records), records, info as never);
+  const { head, tail } = markdownSections(report);
+  const trace = caseTrace(records.slice(0, 2), states.c1) + "\n" +
+    caseTrace(records.slice(2), states.c2) + "\n";
+  assert.equal(head + "\n" + trace + tail, markdownReport(report, { states }));
+  const empty = buildReport(runJson([]), [], info as never);
+  const sections = markdownSections(empty);
+  assert.equal(sections.head + "\n" + sections.tail, markdownReport(empty));
 });
 
 Deno.test("`fixed3()` writes what `toFixed(3)` writes", () => {
