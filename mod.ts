@@ -163,6 +163,8 @@ export {
   temperatureWhatIf,
 } from "./lib/metrics/mod.ts";
 export {
+  type AnsweredCase,
+  type CaseAsked,
   type DecisionRecord,
   DEFAULT_INDEX_PATH,
   type IndexedRun,
@@ -179,6 +181,7 @@ export {
   type RunIndex,
   type RunJson,
   type RunSession,
+  type RunSink,
   type RunSpec,
   type RunStability,
   type ThresholdResult,
