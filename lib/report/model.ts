@@ -28,7 +28,7 @@ export interface RunReport {
   run: RunJson;
   /** Its summary (the run record's, or computed from the decisions when it has none). */
   summary: Summary;
-  /** Its decisions, in dataset order. */
+  /** Its decisions, in the order the run's cases were given (`RunResult.records`) or read. */
   records: readonly DecisionRecord[];
   /** Dataset info for the attribution. */
   info: DatasetInfo;
