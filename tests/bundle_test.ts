@@ -92,19 +92,6 @@ Deno.test("a run with no bundle rebuilds it in the background, and a run from it
     assert.ok(Date.now() < deadline, "no bundle was built within 120 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const worker = freshBundle("lib/report/_run_worker.ts");
-  assert.ok(worker, "the report worker is bundled too");
-  // The bundled RunReportWorker starts the worker beside its own chunk (a run whose worker fails
-  // to start writes its reports itself, so only this shows a wrong URL).
-  const bundleDir = new URL(".", worker);
-  let starters = 0;
-  for await (const entry of Deno.readDir(bundleDir)) {
-    if (!entry.name.endsWith(".js") || entry.name === "_run_worker.js") continue;
-    const code = await Deno.readTextFile(new URL(entry.name, bundleDir));
-    if (code.includes('"./_run_worker.js"')) starters++;
-  }
-  assert.equal(starters, 1, "one chunk starts ./_run_worker.js, found beside it");
-
   const dir = await Deno.makeTempDir();
   try {
     const from: Record<string, string> = { bundle: "only", sources: "off" };
@@ -116,7 +103,6 @@ Deno.test("a run with no bundle rebuilds it in the background, and a run from it
         { DECIBENCH_BUNDLE: mode },
       );
       assert.equal(run.code, 0, `${name}: ${run.stderr}`);
-      // 100 cases: the report worker (bundled too) writes report.html.
       await Deno.stat(join(out, "report.html"));
     }
     const [bundled, sources] = [join(dir, "bundle"), join(dir, "sources")];

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   compactDecisions,
+  inCaseOrder,
   readDecisionLines,
   readDecisions,
   RunRecorder,
@@ -116,4 +117,14 @@ Deno.test("`scanDecisions()` leaves a clean file alone, and `compactDecisions()`
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("`inCaseOrder()` gives one order for any arrival order: cases by id, a case's decisions as listed", () => {
+  const a = caseRecords("a", 2);
+  const b = caseRecords("b", 3);
+  const c = caseRecords("c", 1);
+  const sorted = [...a, ...b, ...c];
+  assert.equal(inCaseOrder(sorted), sorted, "already in order: the same array");
+  assert.deepEqual(inCaseOrder([...c, ...a, ...b]), sorted);
+  assert.deepEqual(inCaseOrder([...b, ...c, ...a]), sorted);
 });

@@ -104,3 +104,25 @@ export async function* readDecisionLines(path: string): AsyncGenerator<DecisionL
     yield { line, record: value };
   }
 }
+
+/**
+ * Decisions in one order whatever order they were answered in: grouped by case, cases by id
+ * (a case's decisions keep their order). What a reader computes from a run's decisions with an
+ * order-dependent step (a seeded bootstrap) is then the same for any arrival order. The array
+ * itself is returned when it is in that order already.
+ *
+ * @param records Decisions, each case's contiguous or not.
+ * @returns The decisions by case id.
+ */
+export function inCaseOrder<T extends Pick<DecisionRecord, "case">>(
+  records: readonly T[],
+): readonly T[] {
+  let sorted = true;
+  for (let i = 1; i < records.length && sorted; i++) {
+    sorted = (records[i - 1] as T).case <= (records[i] as T).case;
+  }
+  if (sorted) return records;
+  return records.map((r, i) => ({ r, i })).sort((a, b) =>
+    a.r.case < b.r.case ? -1 : a.r.case > b.r.case ? 1 : a.i - b.i
+  ).map(({ r }) => r);
+}

@@ -86,3 +86,22 @@ Deno.test("`fixed3()` writes what `toFixed(3)` writes", () => {
   const wrong = values.filter((v) => fixed3(v) !== v.toFixed(3));
   assert.deepEqual(wrong, []);
 });
+
+Deno.test("`buildReport()` gives the same figures whatever order the decisions were answered in", () => {
+  const records = Array.from({ length: 30 }, (_, i) =>
+    record({
+      case: `c${String(i).padStart(2, "0")}`,
+      workflow: i % 3 ? "w1" : "w2",
+      question: "q1",
+      correct: i % 4 !== 0,
+    }));
+  const shuffled = [...records.slice(17), ...records.slice(0, 17).reverse()];
+  const run = runJson(records, { summary: null });
+  const a = buildReport(run, records, info as never);
+  const b = buildReport(run, shuffled, info as never);
+  assert.deepEqual(b.byWorkflow, a.byWorkflow);
+  assert.deepEqual(b.byQuestion, a.byQuestion);
+  assert.deepEqual(b.summary, a.summary);
+  assert.ok(a.byWorkflow.some((g) => g.intervals.accuracy !== null), "intervals are drawn");
+  assert.equal(markdownReport(b), markdownReport(a));
+});

@@ -19,7 +19,7 @@ import {
   summarize,
   type Summary,
 } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import { type DecisionRecord, inCaseOrder, type RunJson } from "../record/mod.ts";
 import type { CalibrationTables } from "./calibration_tables.ts";
 
 /** A run with everything its reports show. */
@@ -202,10 +202,11 @@ export function plannedCases(cases: readonly Case[]): PlannedCase[] {
 }
 
 /**
- * Computes a run's report model: its summary and the three breakdowns, once.
+ * Computes a run's report model: its summary and the three breakdowns, once, over the decisions
+ * by case id (`inCaseOrder`), so the figures do not depend on the order they were answered in.
  *
  * @param run The run record.
- * @param records Its decisions.
+ * @param records Its decisions, in any order.
  * @param info Dataset info.
  * @param options Seed, and the breakdowns when already computed.
  * @returns The report model every renderer takes.
@@ -225,6 +226,8 @@ export function buildReport(
 ): RunReport {
   const seed = options.seed ?? run.spec.seed;
   const { resamples } = options;
+  // By case id: the same figures whatever order the decisions were answered and listed in.
+  records = inCaseOrder(records);
   return {
     run,
     summary: run.summary ?? summarize(records, { seed, resamples }),
