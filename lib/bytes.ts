@@ -59,10 +59,13 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
  * removed and the error rethrown.
  *
  * @param path Target path.
- * @param content Text (written as UTF-8) or bytes.
+ * @param content Text (written as UTF-8), bytes, or a stream of bytes (written as it comes).
  * @throws {Deno.errors.NotFound} When the folder does not exist (and other file-system errors).
  */
-export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeAtomic(
+  path: string,
+  content: string | Uint8Array | ReadableStream<Uint8Array>,
+): Promise<void> {
   const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     if (typeof content === "string") await Deno.writeTextFile(tmp, content);

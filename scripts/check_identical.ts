@@ -10,7 +10,8 @@
  * requests: malformed, out-of-range, missing-option and truncated answers, 429 with Retry-After 0,
  * 500s, resets and timeouts). `decisions.jsonl`, `run.json`, `report.md` and `report.html` are
  * compared after masking what differs between any two runs: `latency_ms`, the latency
- * percentiles, run ids, timestamps and durations. The other revision is read with `git archive`
+ * percentiles, run ids, timestamps and durations, and the order cases were answered in
+ * (`decisions.jsonl`'s lines and `report.md`'s trace are compared case by case, sorted by case id). The other revision is read with `git archive`
  * into a temporary folder; the repository is not changed.
  *
  * Exit status: 0 when every file is identical, 1 when one differs (the first difference is
@@ -19,11 +20,12 @@
  * @module
  */
 import { join } from "node:path";
-import { parse, stringFlag } from "../lib/cli/args.ts";
+import { parse, stringFlag, UsageError } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const USAGE = "usage: deno run -A scripts/check_identical.ts [--against REF] [--keep]";
+const USAGE =
+  "usage: deno run -A scripts/check_identical.ts [--against REF] [--timeout-ms MS] [--keep]";
 const FILES = ["decisions.jsonl", "run.json", "report.md", "report.html"];
 
 interface Scenario {
@@ -108,8 +110,48 @@ async function serve(scenario: Scenario, port: number): Promise<Deno.ChildProces
   return child;
 }
 
+/**
+ * Blocks of lines, each starting at a line `starts` accepts, sorted (a stable sort on the block's
+ * first line): `decisions.jsonl` and `report.md`'s trace list cases in the order they were
+ * answered, which differs between two runs with requests in parallel.
+ */
+function sortBlocks(lines: readonly string[], starts: (line: string) => boolean): string[] {
+  const blocks: string[][] = [];
+  for (const line of lines) {
+    if (starts(line) || blocks.length === 0) blocks.push([line]);
+    else blocks.at(-1)!.push(line);
+  }
+  const key = (block: string[]) => block[0] ?? "";
+  return blocks.sort((a, b) => key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0).flat();
+}
+
+/** Decision lines grouped by case (in file order within one), the groups sorted by case id. */
+function byCase(text: string): string {
+  const lines = text.split("\n").filter(Boolean);
+  const caseOf = (line: string) => String(JSON.parse(line).case);
+  const groups = new Map<string, string[]>();
+  for (const line of lines) {
+    const id = caseOf(line);
+    groups.set(id, [...(groups.get(id) ?? []), line]);
+  }
+  const ids = [...groups.keys()].sort();
+  return ids.flatMap((id) => groups.get(id)!).join("\n") + "\n";
+}
+
+/** `report.md` with its trace's case blocks sorted. */
+function traceSorted(text: string): string {
+  const start = text.indexOf("\n```\n", text.indexOf("## Trace"));
+  const end = text.indexOf("\n```\n", start + 1);
+  if (start < 0 || end < 0) return text;
+  const trace = text.slice(start + 5, end).split("\n");
+  return text.slice(0, start + 5) + sortBlocks(trace, (l) => !l.startsWith(" ")).join("\n") +
+    text.slice(end);
+}
+
 /** What differs between any two runs of the same cases, masked. */
 function mask(file: string, text: string): string {
+  if (file === "decisions.jsonl") text = byCase(text);
+  if (file === "report.md") text = traceSorted(text);
   let out = text
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
     .replace(/\d{8}-\d{6}-[a-z0-9_-]+-[0-9a-f]{4}/g, "<run-id>");
@@ -151,6 +193,7 @@ function firstDifference(a: string, b: string): string | null {
 async function main(args: string[]): Promise<number> {
   const { values } = parse(args, {
     against: { type: "string" },
+    "timeout-ms": { type: "string" },
     keep: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -159,6 +202,13 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const ref = stringFlag(values.against) ?? "main";
+  // A request timed out by the client on a loaded machine is retried, and shifts the fault draws.
+  const timeoutMs = Number(stringFlag(values["timeout-ms"]) ?? "300");
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new UsageError(
+      `Cannot use --timeout-ms "${values["timeout-ms"]}": give whole milliseconds`,
+    );
+  }
   const tmp = await Deno.makeTempDir({ prefix: "decibench-identical-" });
   const workflow = join(tmp, "identical.ts");
   let same = true;
@@ -172,7 +222,7 @@ async function main(args: string[]): Promise<number> {
         workflow,
         `export default {
   name: "identical",
-  endpoint: { baseUrl: "http://127.0.0.1:${port}", model: "m", timeoutMs: 300, retries: 2 },
+  endpoint: { baseUrl: "http://127.0.0.1:${port}", model: "m", timeoutMs: ${timeoutMs}, retries: 2 },
   parallel: ${scenario.parallel},
 };
 `,

@@ -149,16 +149,23 @@ export async function writeWorkflow(dir: string, name = "records"): Promise<stri
 
 /**
  * Reads a run directory's decisions, each without its `latency_ms` (the one field that differs
- * between two runs of the same cases).
+ * between two runs of the same cases), sorted by case id: `decisions.jsonl` lists cases in the
+ * order they were answered, which differs between runs with requests in parallel (a case's
+ * decisions keep their question order).
  *
  * @param dir Run directory.
- * @returns The decisions in file order.
+ * @returns The decisions by case id.
  */
 export async function decisionsWithoutLatency(dir: string): Promise<Record<string, unknown>[]> {
   const text = await Deno.readTextFile(`${dir}/decisions.jsonl`);
-  return text.split("\n").filter((l) => l.trim()).map((l) => {
+  const decisions = text.split("\n").filter((l) => l.trim()).map((l) => {
     const { latency_ms: _, ...rest } = JSON.parse(l);
-    return rest;
+    return rest as Record<string, unknown>;
+  });
+  // A stable sort: the questions of one case stay in their order.
+  return decisions.sort((a, b) => {
+    const [x, y] = [String(a.case), String(b.case)];
+    return x < y ? -1 : x > y ? 1 : 0;
   });
 }
 

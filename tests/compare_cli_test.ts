@@ -2,7 +2,7 @@
 // oracle (two real reference servers over loopback, two real `bench` subprocesses).
 import assert from "node:assert/strict";
 import { pairedComparison } from "../lib/metrics/mod.ts";
-import { readDecisions } from "../lib/record/mod.ts";
+import { inCaseOrder, readDecisions } from "../lib/record/mod.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { readRunJson, runScript, writeWorkflow } from "./bench_cli_helpers.ts";
 
@@ -29,9 +29,10 @@ Deno.test("`compare` prints both accuracies, the paired difference with its inte
       ]);
       assert.equal(run.code, 0, run.stderr);
     }
+    // Compared by case id, whatever order each run's cases were answered in.
     const expected = pairedComparison(
-      await readDecisions(`${a}/decisions.jsonl`),
-      await readDecisions(`${b}/decisions.jsonl`),
+      inCaseOrder(await readDecisions(`${a}/decisions.jsonl`)),
+      inCaseOrder(await readDecisions(`${b}/decisions.jsonl`)),
     );
     const runA = await readRunJson(a);
     const runB = await readRunJson(b);

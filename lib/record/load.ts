@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { readDecisions } from "./recorder.ts";
+import { readDecisionLines } from "./lines.ts";
 import {
   type DecisionRecord,
   DecisionRecordSchema,
@@ -47,7 +47,7 @@ export interface LoadedRun {
   dir: string;
   /** `run.json`. */
   run: RunJson;
-  /** The decisions of `decisions.jsonl`, in file order. */
+  /** The decisions of `decisions.jsonl`, in file order (the order cases were answered). */
   records: DecisionRecord[];
 }
 
@@ -97,19 +97,20 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
       })`,
     );
   }
-  const raw = await readDecisions(join(dir, "decisions.jsonl"));
   const records: DecisionRecord[] = [];
-  for (const [i, line] of raw.entries()) {
-    const record = DecisionRecordSchema.safeParse(line);
-    if (!record.success) {
-      const issue = record.error.issues[0];
+  for await (const { line, record } of readDecisionLines(join(dir, "decisions.jsonl"))) {
+    const checked = DecisionRecordSchema.safeParse(record);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
       throw new TypeError(
-        `Cannot read run "${dir}": decision ${i + 1} of decisions.jsonl has an invalid field "${
+        `Cannot read run "${dir}": decision ${
+          records.length + 1
+        } of decisions.jsonl (line ${line}) has an invalid field "${
           issue?.path.join(".") ?? ""
         }" (${issue?.message ?? "unknown"})`,
       );
     }
-    records.push(line); // the line as written: key order and any extra fields kept
+    records.push(record); // the line as written: key order and any extra fields kept
   }
   return { dir, run: parsed.data, records };
 }

@@ -16,16 +16,30 @@ export {
 export { decisionRecords, type DecisionRecordsOptions } from "./decisions.ts";
 export { type RepeatRecord, RepeatsWriter } from "./repeats.ts";
 export { readDecisions, RunRecorder, writeAtomic } from "./recorder.ts";
+export {
+  type DecisionLine,
+  inCaseOrder,
+  readDecisionLines,
+  readJsonLineStream,
+  readTextLines,
+  type TextLine,
+} from "./lines.ts";
+export type { AnsweredCase, CaseAsked, RunSink } from "./sink.ts";
 export { fingerprint, type FingerprintInput, sha256Hex } from "./fingerprint.ts";
 export { findRun, type LoadedRun, loadRun, upgradeRunJson } from "./load.ts";
 export {
   answeredCases,
+  compactDecisions,
   ResumeMismatchError,
+  scanDecisions,
+  type ScannedDecisions,
   type SpecDifference,
   specDifferences,
   type SpecDifferencesOptions,
 } from "./resume.ts";
 export {
+  addIndexedDecisions,
+  beginIndexedRun,
   checkIndexFile,
   decisionFromRow,
   DEFAULT_INDEX_PATH,
@@ -39,6 +53,7 @@ export {
   type OpenIndexOptions,
   runDecisions,
   type RunIndex,
+  updateIndexedRun,
 } from "./sqlite_index.ts";
 export { describeOsError, fsErrorMessage, type FsErrorMessageOptions } from "./fs_errors.ts";
 export { resumeCommand, type ResumeCommandOptions } from "./resume_command.ts";

@@ -1,43 +1,28 @@
 /**
- * The run directory, written as decisions are answered: `decisions.jsonl` appended per case,
- * `run.json` rewritten atomically.
+ * The run directory, written as decisions are answered: `decisions.jsonl` appended per case (in
+ * the order cases are answered, never rewritten), `run.json` rewritten atomically.
  *
  * @module
  */
 import { join } from "node:path";
 import { writeAtomic } from "../bytes.ts";
+import { readJsonLineStream } from "./lines.ts";
 import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
+import type { AnsweredCase, RunSink } from "./sink.ts";
 
-/** One case's decisions as `append` wrote them, and where their bytes lie in the file. */
-interface Chunk {
-  records: readonly DecisionRecord[];
-  offset: number;
-  length: number;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/** Writes one run directory. */
-export class RunRecorder {
+/**
+ * Writes one run directory; as a {@linkcode RunSink}, the run's records: `run.json` at the start
+ * and the end, and each answered case's decisions appended to `decisions.jsonl` in one write as it
+ * is answered (a kept case of a resumed run is in the file already). The file is only ever
+ * appended to: its lines are in the order cases were answered, and a crash loses nothing answered.
+ */
+export class RunRecorder implements RunSink {
   /** The run directory. */
   readonly dir: string;
   #file: Deno.FsFile | null = null;
   #encoder = new TextEncoder();
   #buffer = new Uint8Array(1 << 16);
-  // Where each case appended since `open` lies in the file, so the final rewrite copies its bytes
-  // instead of serialising its records again or keeping their text in memory.
-  #chunks = new Map<string, Chunk>();
-  // The file's size; null when unknown (not open, or a write failed part-way).
-  #size: number | null = null;
 
   /**
    * A recorder for one run directory; nothing is written until `open`.
@@ -66,15 +51,41 @@ export class RunRecorder {
   async open(): Promise<void> {
     await Deno.mkdir(this.dir, { recursive: true });
     this.#file = await Deno.open(this.decisionsPath, { append: true, create: true });
-    this.#size = (await this.#file.stat()).size;
-    this.#chunks.clear();
+  }
+
+  /**
+   * Opens `decisions.jsonl` and writes `run.json` as the run starts.
+   *
+   * @param run The run record (status `running`).
+   */
+  async start(run: RunJson): Promise<void> {
+    await this.open();
+    await this.writeRun(run);
+  }
+
+  /**
+   * Appends a case asked in this session (see {@linkcode RunRecorder.append}); a kept one is
+   * already in the file.
+   *
+   * @param answered The case and its decisions.
+   */
+  async case(answered: AnsweredCase): Promise<void> {
+    if (answered.asked !== null) await this.append(answered.records);
+  }
+
+  /**
+   * Writes the final `run.json` and closes `decisions.jsonl`.
+   *
+   * @param run The final run record.
+   */
+  async finish(run: RunJson): Promise<void> {
+    this.close();
+    await this.writeRun(run);
   }
 
   /**
    * Appends one case's decisions in one write straight to the file (no buffer in the process), so
    * a crash or Ctrl+C right after loses nothing answered; a torn last line is skipped on reading.
-   * Neither the list nor its records may change afterwards:
-   * {@linkcode RunRecorder.rewriteDecisions} copies the bytes written for them.
    *
    * @param records The case's decisions (one case).
    * @returns Resolves once they are written; rejects when the recorder is not open or the write
@@ -94,14 +105,7 @@ export class RunRecorder {
       let written = 0;
       try {
         while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
-        const first = records[0];
-        if (this.#size !== null && first !== undefined) {
-          this.#chunks.set(first.case, { records, offset: this.#size, length: size });
-          this.#size += size;
-        }
       } catch (error) {
-        this.#size = null; // a torn write: the offsets after it are unknown
-        this.#chunks.clear();
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
           `Cannot write "${this.decisionsPath}": ${reason}; every case answered before this one ` +
@@ -123,42 +127,6 @@ export class RunRecorder {
     await writeAtomic(this.runJsonPath, JSON.stringify(run, null, 2) + "\n");
   }
 
-  /**
-   * Rewrites `decisions.jsonl` in a stable order (atomically), for a deterministic final file. A
-   * case's decisions appended since `open`, given again as the same records in the same order,
-   * are copied as written; the others are serialised (the same bytes).
-   *
-   * @param records Every decision of the run, in the order to keep.
-   */
-  async rewriteDecisions(records: readonly DecisionRecord[]): Promise<void> {
-    this.close();
-    const chunks = this.#chunks;
-    this.#chunks = new Map();
-    this.#size = null;
-    const appended = chunks.size ? await Deno.readFile(this.decisionsPath) : new Uint8Array();
-    const parts: Uint8Array[] = [];
-    let text = "";
-    for (let i = 0; i < records.length;) {
-      const record = records[i] as DecisionRecord;
-      const chunk = chunks.get(record.case);
-      // The very records appended as one case, in the same order: their bytes as written.
-      if (
-        chunk !== undefined && chunk.offset + chunk.length <= appended.length &&
-        chunk.records.every((r, k) => records[i + k] === r)
-      ) {
-        if (text) parts.push(this.#encoder.encode(text));
-        text = "";
-        parts.push(appended.subarray(chunk.offset, chunk.offset + chunk.length));
-        i += chunk.records.length;
-      } else {
-        text += JSON.stringify(record) + "\n";
-        i++;
-      }
-    }
-    if (text) parts.push(this.#encoder.encode(text));
-    await writeAtomic(this.decisionsPath, concat(parts));
-  }
-
   /** Closes the decisions file. */
   close(): void {
     this.#file?.close();
@@ -169,40 +137,28 @@ export class RunRecorder {
 export { writeAtomic };
 
 /**
- * Reads `decisions.jsonl` (skipping a torn last line).
+ * Reads `decisions.jsonl` into an array (streamed line by line, a torn last line skipped), in file
+ * order: the order cases were answered. A caller that can reads `readDecisionLines`
+ * instead of holding the array.
  *
  * @param path Path of the file.
  * @returns The records, or [] when the file does not exist.
+ * @throws {Error} When the file exists but cannot be read.
  */
 export async function readDecisions(path: string): Promise<DecisionRecord[]> {
-  // A torn final line from a crash is skipped: the case is re-asked on resume.
   return await readJsonLines<DecisionRecord>(path);
 }
 
 /**
- * Reads a JSONL file written append-as-you-go: one JSON value per line, blank lines and a line
- * that does not parse (a torn final line from a crash) skipped. No schema check.
+ * Reads a JSONL file written append-as-you-go into an array, streamed line by line: blank lines
+ * and a line that does not parse (a torn final line from a crash) skipped. No schema check.
  *
  * @param path Path of the file.
  * @returns The values, or [] when the file does not exist.
  * @throws {Error} When the file exists but cannot be read.
  */
 export async function readJsonLines<T>(path: string): Promise<T[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
   const out: T[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      // a torn final line
-    }
-  }
+  for await (const { value } of readJsonLineStream<T>(path)) out.push(value);
   return out;
 }

@@ -7,8 +7,16 @@
  * server, a malformed answer) has no recorded answer, so `--resume` asks it again and its new
  * decisions replace the old ones.
  *
+ * `decisions.jsonl` is only appended to while a run goes on. Resuming reads it as a stream
+ * (`scanDecisions`) and, only when it holds something not kept (an errored or torn case, a
+ * duplicate, a case the selection does not ask), copies the kept lines to a new file line by line
+ * (`compactDecisions`), so after a resume starts the file holds each kept decision once and the
+ * re-asked cases are appended after them.
+ *
  * @module
  */
+import { writeAtomic } from "../bytes.ts";
+import { readTextLines } from "./lines.ts";
 import type { DecisionRecord, RunSpec } from "./schemas.ts";
 
 /** One field whose value differs between the recorded run and the current configuration. */
@@ -160,6 +168,33 @@ export class ResumeMismatchError extends Error {
   }
 }
 
+/** The last decision recorded for each question, by case, with its line. */
+type Latest = Map<string, Map<string, { line: number; record: DecisionRecord }>>;
+
+function keep(latest: Latest, expected: ReadonlyMap<string, readonly string[]>): {
+  answered: Map<string, DecisionRecord[]>;
+  lines: Set<number>;
+} {
+  const answered = new Map<string, DecisionRecord[]>();
+  const lines = new Set<number>();
+  for (const [id, questions] of expected) {
+    const byQuestion = latest.get(id);
+    if (!byQuestion) continue;
+    const kept = questions.map((q) => byQuestion.get(q));
+    if (kept.every((r) => r !== undefined && r.record.error === null)) {
+      answered.set(id, kept.map((r) => r!.record));
+      for (const r of kept) lines.add(r!.line);
+    }
+  }
+  return { answered, lines };
+}
+
+function note(latest: Latest, line: number, record: DecisionRecord): void {
+  let byQuestion = latest.get(record.case);
+  if (!byQuestion) latest.set(record.case, byQuestion = new Map());
+  byQuestion.set(record.question, { line, record });
+}
+
 /**
  * The recorded decisions to keep on resume: for each case in `expected` whose questions all have
  * an error-free decision, those decisions (the last one recorded for each question, in the case's
@@ -174,21 +209,93 @@ export function answeredCases(
   records: readonly DecisionRecord[],
   expected: ReadonlyMap<string, readonly string[]>,
 ): Map<string, DecisionRecord[]> {
-  const latest = new Map<string, Map<string, DecisionRecord>>();
-  for (const r of records) {
-    if (!expected.has(r.case)) continue;
-    let byQuestion = latest.get(r.case);
-    if (!byQuestion) latest.set(r.case, byQuestion = new Map());
-    byQuestion.set(r.question, r);
-  }
-  const out = new Map<string, DecisionRecord[]>();
-  for (const [id, questions] of expected) {
-    const byQuestion = latest.get(id);
-    if (!byQuestion) continue;
-    const kept = questions.map((q) => byQuestion.get(q));
-    if (kept.every((r): r is DecisionRecord => r !== undefined && r.error === null)) {
-      out.set(id, kept as DecisionRecord[]);
+  const latest: Latest = new Map();
+  records.forEach((r, i) => {
+    if (expected.has(r.case)) note(latest, i, r);
+  });
+  return keep(latest, expected).answered;
+}
+
+/** What `scanDecisions` found in a run's `decisions.jsonl`. */
+export interface ScannedDecisions {
+  /** The kept decisions by case id, as {@linkcode answeredCases} keeps them. */
+  answered: Map<string, DecisionRecord[]>;
+  /**
+   * The line numbers (from 1) of the kept decisions, or null when the file holds nothing else
+   * (then it stays as it is).
+   */
+  keep: ReadonlySet<number> | null;
+}
+
+/**
+ * Reads a run's `decisions.jsonl` as a stream and works out what a resume keeps: the answered
+ * cases as {@linkcode answeredCases} keeps them, and whether anything else is in the file (a line
+ * of an errored, unselected or superseded decision, a torn or unterminated line).
+ *
+ * @param path Path of `decisions.jsonl` (absent: nothing recorded).
+ * @param expected Question names per case id, in order, for the cases the run asks.
+ * @returns The kept decisions, and the lines to keep when the file must be compacted.
+ * @throws {Error} When the file exists but cannot be read.
+ */
+export async function scanDecisions(
+  path: string,
+  expected: ReadonlyMap<string, readonly string[]>,
+): Promise<ScannedDecisions> {
+  const latest: Latest = new Map();
+  let lines = 0;
+  let clean = true;
+  for await (const { line, text, last } of readTextLines(path)) {
+    if (last) clean = false; // no newline at the end: a write cut short
+    if (!text.trim()) {
+      clean = false;
+      continue;
     }
+    lines++;
+    let record: DecisionRecord;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      clean = false; // a torn line
+      continue;
+    }
+    if (expected.has(record.case)) note(latest, line, record);
   }
-  return out;
+  const kept = keep(latest, expected);
+  return {
+    answered: kept.answered,
+    keep: clean && kept.lines.size === lines ? null : kept.lines,
+  };
+}
+
+/**
+ * Rewrites `decisions.jsonl` keeping only the given lines, copied line by line as a stream into a
+ * file beside it that then replaces it (the disk holds the kept part twice for the copy's time).
+ *
+ * @param path Path of `decisions.jsonl`.
+ * @param keep Line numbers to keep (from 1), as {@linkcode scanDecisions} gives them.
+ * @throws {Error} When the file cannot be read or the copy written (the file is left as it was).
+ */
+export async function compactDecisions(path: string, keep: ReadonlySet<number>): Promise<void> {
+  const encoder = new TextEncoder();
+  const lines = readTextLines(path);
+  const kept = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text = "";
+      // In slices of about 64 KiB.
+      while (text.length < 1 << 16) {
+        const next = await lines.next();
+        if (next.done) {
+          if (text) controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        if (keep.has(next.value.line)) text += next.value.text + "\n";
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  await writeAtomic(path, kept);
 }

@@ -306,6 +306,65 @@ export function indexRun(
   });
 }
 
+/**
+ * Replaces an indexed run's own row (status, summary, metrics, thresholds…) and leaves its
+ * decisions as {@linkcode indexRun} wrote them: a run indexes its decisions while it still
+ * computes its summary, then its final record.
+ *
+ * @param index The open index.
+ * @param run The run record.
+ * @param decisions The number of its decisions.
+ * @param options The run directory.
+ * @throws {Error} When the database rejects the write (the transaction is rolled back).
+ */
+export function updateIndexedRun(
+  index: RunIndex,
+  run: RunJson,
+  decisions: number,
+  options: IndexRunOptions = {},
+): void {
+  inTransaction(index.db, () => putRun(index.db, run, decisions, options));
+}
+
+/**
+ * Starts indexing a run whose decisions come as it goes: writes its row (as its record says, e.g.
+ * `running`) and removes any decision the index held for that run id, in one transaction;
+ * {@linkcode addIndexedDecisions} then adds its decisions in batches, and
+ * {@linkcode updateIndexedRun} writes its final row.
+ *
+ * @param index The open index.
+ * @param run The run record as first written.
+ * @param options The run directory.
+ * @throws {Error} When the database rejects the write (the transaction is rolled back).
+ */
+export function beginIndexedRun(
+  index: RunIndex,
+  run: RunJson,
+  options: IndexRunOptions = {},
+): void {
+  inTransaction(index.db, () => {
+    putRun(index.db, run, 0, options);
+    index.db.prepare("DELETE FROM decisions WHERE run_id = ?").run(run.id);
+  });
+}
+
+/**
+ * Adds decisions of a run begun with {@linkcode beginIndexedRun}, in one transaction (a decision
+ * of a (case, question) the index already holds for the run replaces it).
+ *
+ * @param index The open index.
+ * @param runId The run's id.
+ * @param records The decisions to add, in order.
+ * @throws {Error} When the database rejects the write (the transaction is rolled back).
+ */
+export function addIndexedDecisions(
+  index: RunIndex,
+  runId: string,
+  records: readonly DecisionRecord[],
+): void {
+  inTransaction(index.db, () => insertRows(index.db, runId, records));
+}
+
 function inTransaction(db: DatabaseSync, write: () => void): void {
   db.exec("BEGIN IMMEDIATE");
   try {
@@ -414,6 +473,11 @@ function insertDecisions(db: DatabaseSync, rows: number): StatementSync {
 /** Replaces the run's decision rows with `records`, inserted in their order (the rowid order). */
 function putDecisions(db: DatabaseSync, runId: string, records: readonly DecisionRecord[]): void {
   db.prepare("DELETE FROM decisions WHERE run_id = ?").run(runId);
+  insertRows(db, runId, records);
+}
+
+/** Inserts `records` as the run's decision rows, in their order (the rowid order). */
+function insertRows(db: DatabaseSync, runId: string, records: readonly DecisionRecord[]): void {
   // Rows before `whole` go in whole batches, the rest one at a time: same rows in the same order.
   const whole = records.length - records.length % INSERT_BATCH;
   const batch = whole > 0 ? insertDecisions(db, INSERT_BATCH) : null;

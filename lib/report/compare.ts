@@ -11,7 +11,7 @@ import {
   summarize,
   type Summary,
 } from "../metrics/mod.ts";
-import type { DecisionRecord, LoadedRun, RunSpec } from "../record/mod.ts";
+import { type DecisionRecord, inCaseOrder, type LoadedRun, type RunSpec } from "../record/mod.ts";
 
 /** One side of a comparison. */
 export interface ComparedRun {
@@ -105,8 +105,9 @@ export function compareRuns(
     );
   }
   // Unlabelled decisions (gold null) are never scored, so they take no part in a comparison.
-  const labelledA = a.records.filter((r) => r.gold !== null);
-  const labelledB = b.records.filter((r) => r.gold !== null);
+  // By case id: the same figures whatever order each run's decisions were answered in.
+  const labelledA = inCaseOrder(a.records.filter((r) => r.gold !== null));
+  const labelledB = inCaseOrder(b.records.filter((r) => r.gold !== null));
   const inB = new Set(labelledB.map(key));
   const inA = new Set(labelledA.map(key));
   const sharedA = labelledA.filter((r) => inB.has(key(r)));

@@ -88,7 +88,8 @@ export function statePreview(state: unknown, width = 120): string {
  *
  * @param records The case's decisions, in order (one case id).
  * @param state The case's state, or undefined to show the id alone.
- * @returns The lines, joined by newlines (no newline at the end).
+ * @returns The lines, joined by newlines (no newline at the end), control characters from the
+ *   data escaped ({@linkcode escapeControl}).
  */
 export function caseTrace(records: readonly DecisionRecord[], state?: unknown): string {
   const first = records[0];
@@ -104,7 +105,7 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
     out.push(`    pred ${dist(r.predicted)}`);
     if (r.gold_probabilities !== null) out.push(`    gold ${dist(r.gold_probabilities)}`);
   }
-  return out.join("\n");
+  return escapeControl(out.join("\n"));
 }
 
 /**
@@ -116,6 +117,36 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
  * @returns Markdown text.
  */
 export function markdownReport(report: RunReport, options: MarkdownOptions = {}): string {
+  const { head, tail } = markdownSections(report, options);
+  const { records } = report;
+  const out = [head];
+  // Each run of decisions of one case, its lines as rendered during the run when they were.
+  for (let i = 0; i < records.length;) {
+    const id = (records[i] as DecisionRecord).case;
+    let end = i + 1;
+    while (end < records.length && (records[end] as DecisionRecord).case === id) end++;
+    out.push(
+      options.traces?.get(id) ?? caseTrace(records.slice(i, end), options.states?.[id]),
+    );
+    i = end;
+  }
+  out.push(tail);
+  return out.join("\n");
+}
+
+/**
+ * The Markdown report of a run around its trace: `head + "\n" + T + tail` is the report, where
+ * `T` holds each case's {@linkcode caseTrace} followed by a newline (nothing for no case). A run
+ * writes its trace case by case into a file as it goes and joins the three at the end.
+ *
+ * @param report The run's report model (`buildReport`).
+ * @param options Disagreement count (states and traces are not read).
+ * @returns The text before the trace's first line and the text after its last line's newline.
+ */
+export function markdownSections(
+  report: RunReport,
+  options: MarkdownOptions = {},
+): { head: string; tail: string } {
   const { run, records, info, summary } = report;
   const md = { markdown: true };
   const out: string[] = [];
@@ -229,24 +260,17 @@ export function markdownReport(report: RunReport, options: MarkdownOptions = {})
     "",
   );
   out.push("```");
-  // Each run of decisions of one case, its lines as rendered during the run when they were.
-  for (let i = 0; i < records.length;) {
-    const id = (records[i] as DecisionRecord).case;
-    let end = i + 1;
-    while (end < records.length && (records[end] as DecisionRecord).case === id) end++;
-    out.push(
-      options.traces?.get(id) ?? caseTrace(records.slice(i, end), options.states?.[id]),
-    );
-    i = end;
-  }
-  out.push("```", "", "</details>", "");
-  out.push(
+  const tail = [
+    "```",
+    "",
+    "</details>",
+    "",
     "## Data",
     "",
     `${attribution(info)}. Rows unmodified apart from format conversion.`,
     "",
-  );
+  ];
   // The report's own text has no control character but line feeds: escaping the whole document
   // escapes exactly what the data brought in, wherever it entered.
-  return escapeControl(out.join("\n"));
+  return { head: escapeControl(out.join("\n")), tail: escapeControl(tail.join("\n")) };
 }

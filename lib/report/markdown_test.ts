@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
-import { caseTrace, markdownReport } from "./markdown.ts";
+import { caseTrace, markdownReport, markdownSections } from "./markdown.ts";
 import { buildReport } from "./model.ts";
 
 const info = {
@@ -83,4 +83,40 @@ Deno.test("`markdownReport()` writes terminal escapes and NUL bytes from the dat
   for (const shown of ["q\\x1b", "w\\x1b", "a\\x1b", "bad \\x1b", "stopped \\x1b", "state \\x1b"]) {
     assert.ok(md.includes(shown), shown);
   }
+});
+
+Deno.test("`markdownSections()` around each case's trace line and a newline is `markdownReport()`", () => {
+  const records = [
+    record({ case: "c1", question: "q1" }),
+    record({ case: "c1", question: "q2", correct: false, answer: "true" }),
+    errored({ case: "c2", question: "q1" }),
+  ];
+  const states = { c1: { ticket: "refund please" }, c2: "a plain text state" };
+  const report = buildReport(runJson(records), records, info as never);
+  const { head, tail } = markdownSections(report);
+  const trace = caseTrace(records.slice(0, 2), states.c1) + "\n" +
+    caseTrace(records.slice(2), states.c2) + "\n";
+  assert.equal(head + "\n" + trace + tail, markdownReport(report, { states }));
+  const empty = buildReport(runJson([]), [], info as never);
+  const sections = markdownSections(empty);
+  assert.equal(sections.head + "\n" + sections.tail, markdownReport(empty));
+});
+
+Deno.test("`buildReport()` gives the same figures whatever order the decisions were answered in", () => {
+  const records = Array.from({ length: 30 }, (_, i) =>
+    record({
+      case: `c${String(i).padStart(2, "0")}`,
+      workflow: i % 3 ? "w1" : "w2",
+      question: "q1",
+      correct: i % 4 !== 0,
+    }));
+  const shuffled = [...records.slice(17), ...records.slice(0, 17).reverse()];
+  const run = runJson(records, { summary: null });
+  const a = buildReport(run, records, info as never);
+  const b = buildReport(run, shuffled, info as never);
+  assert.deepEqual(b.byWorkflow, a.byWorkflow);
+  assert.deepEqual(b.byQuestion, a.byQuestion);
+  assert.deepEqual(b.summary, a.summary);
+  assert.ok(a.byWorkflow.some((g) => g.intervals.accuracy !== null), "intervals are drawn");
+  assert.equal(markdownReport(b), markdownReport(a));
 });

@@ -20,7 +20,13 @@ export {
 export { breakdownData, type TableData } from "./tables.ts";
 export { buildReport, type BuildReportOptions, type RunReport } from "./model.ts";
 export { terminalReport } from "./terminal.ts";
-export { caseTrace, type MarkdownOptions, markdownReport, statePreview } from "./markdown.ts";
+export {
+  caseTrace,
+  type MarkdownOptions,
+  markdownReport,
+  markdownSections,
+  statePreview,
+} from "./markdown.ts";
 export {
   type ComparedRun,
   compareRuns,
@@ -35,3 +41,4 @@ export {
   type MurphyData,
   type TemperatureData,
 } from "./calibration_tables.ts";
+export { ReportSink, TRACE_PART_FILE } from "./report_sink.ts";

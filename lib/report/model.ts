@@ -14,7 +14,7 @@ import {
   summarize,
   type Summary,
 } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import { type DecisionRecord, inCaseOrder, type RunJson } from "../record/mod.ts";
 
 /** A run with everything its reports show. */
 export interface RunReport {
@@ -22,7 +22,7 @@ export interface RunReport {
   run: RunJson;
   /** Its summary (the run record's, or computed from the decisions when it has none). */
   summary: Summary;
-  /** Its decisions, in dataset order. */
+  /** Its decisions, in the order the run's cases were given (`RunResult.records`) or read. */
   records: readonly DecisionRecord[];
   /** Dataset info for the attribution. */
   info: DatasetInfo;
@@ -50,7 +50,7 @@ export interface BuildReportOptions {
  * `BREAKDOWN_INTERVAL_METRICS`: accuracy; the others' intervals are null), once.
  *
  * @param run The run record.
- * @param records Its decisions.
+ * @param records Its decisions, in any order.
  * @param info Dataset info.
  * @param options The bootstrap seed.
  * @returns The report model every renderer takes.
@@ -69,6 +69,8 @@ export function buildReport(
   options: BuildReportOptions = {},
 ): RunReport {
   const seed = options.seed ?? run.spec.seed;
+  // By case id: the same figures and rows whatever order the decisions were answered and listed in.
+  records = inCaseOrder(records);
   // Breakdown tables show the column metrics only, and only accuracy with its interval:
   // bootstrapping the others per group would only cost time.
   const byGroup = {

@@ -51,6 +51,13 @@ export {
 } from "./compare_engines.ts";
 export { engineComparisonText, type EngineComparisonTextOptions } from "./engines_report.ts";
 export {
+  arrayCaseSource,
+  type CaseDigests,
+  caseDigests,
+  type CaseSource,
+  caseSourceOf,
+} from "./case_source.ts";
+export {
   AUDIT_SETS,
   type AuditCheck,
   type AuditSet,

@@ -1,11 +1,12 @@
 /**
- * The run loop: dataset → request → transport → answer → score → record. The live monitor and
- * the engine comparison reuse its steps (`prepareEndpoint`, `askCase`, `decisionRecords`).
+ * The run loop: dataset → request → transport → answer → score → record, the last step a set of
+ * sinks (`RunSink`) fed case by case. The live monitor and the engine comparison reuse its steps
+ * (`prepareEndpoint`, `askCase`, `decisionRecords`).
  *
  * @module
  */
 import { join } from "node:path";
-import { type Case, type Dataset, questionsJson } from "../dataset/mod.ts";
+import type { Case, Dataset } from "../dataset/mod.ts";
 import {
   askCase,
   type AskOptions,
@@ -19,7 +20,9 @@ import {
   watchReplies,
 } from "../client/mod.ts";
 import {
+  type AnsweredCase,
   answeredCases,
+  compactDecisions,
   type DecisionRecord,
   decisionRecords,
   DEFAULT_INDEX_PATH,
@@ -32,20 +35,24 @@ import {
   type RunJson,
   RunRecorder,
   type RunSession,
+  type RunSink,
   type RunSpec,
-  sha256Hex,
+  scanDecisions,
   specDifferences,
   type ThresholdResult,
 } from "../record/mod.ts";
-import { buildReport, caseTrace, type RunReport, writeReports } from "../report/mod.ts";
-import { summarize, type Summary } from "../metrics/mod.ts";
+import { ReportSink, type RunReport } from "../report/mod.ts";
+import type { Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
-import { indexFinishedRun } from "./_run_index.ts";
+import { type CaseSource, caseSourceOf } from "./case_source.ts";
+import { RecordCollector } from "./_collect.ts";
+import { ProgressSink } from "./_progress.ts";
+import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
-import { checkThresholdTargets, evaluateThresholds } from "./thresholds.ts";
+import { checkThresholdTargets } from "./thresholds.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
 export type RunEvent =
@@ -143,6 +150,12 @@ export interface RunOptions {
   /** Write `report.md` and `report.html` into the run directory when the run ends. @default true */
   reports?: boolean | undefined;
   /**
+   * More sinks fed after the run's own (records, accumulator, index, report, progress): told of
+   * the run's start, each answered case and its end. A sink that throws stops the run.
+   * @default []
+   */
+  sinks?: readonly RunSink[] | undefined;
+  /**
    * Stability passes (`--repeat K`): ask every case K times at each concurrency of
    * `parallelSweep`, the official pass included; recorded in `repeats.jsonl` and summarised in
    * `run.json`'s `stability`. The official scores use the first pass only.
@@ -161,7 +174,11 @@ export interface RunResult {
   dir: string;
   /** Final status. */
   status: RunJson["status"];
-  /** Every decision, in dataset order. */
+  /**
+   * Every decision, in the case source's order. Held by the run's collecting sink; it goes when the
+   * summary is accumulated case by case in bounded memory: read `decisions.jsonl` instead
+   * (`readDecisionLines`).
+   */
   records: DecisionRecord[];
   /** The summary. */
   summary: Summary;
@@ -310,22 +327,21 @@ export interface DescribeRunOptions {
  * The spec of a run: what it asks, of whom, and its fingerprint.
  *
  * @param workflow The workflow.
- * @param context Dataset, selected cases and prepared endpoint.
+ * @param context Dataset, selected cases (an array, or a `CaseSource` with its digests) and
+ *   prepared endpoint.
  * @param options File and parallelism.
  * @returns The run spec.
  */
 export async function describeRun(
   workflow: Workflow,
-  context: { dataset: Dataset; cases: readonly Case[]; endpoint: PreparedEndpoint },
+  context: { dataset: Dataset; cases: readonly Case[] | CaseSource; endpoint: PreparedEndpoint },
   options: DescribeRunOptions = {},
 ): Promise<RunSpec> {
-  const { dataset, cases, endpoint } = context;
+  const { dataset, endpoint } = context;
+  const source = caseSourceOf(context.cases);
   const reference = endpoint.embedded && endpoint.spec.reference ? endpoint.spec.reference : null;
   const identity = preparedIdentity(endpoint);
-  // JSON.stringify(cases.map((c) => c.questions)), from each questions object's JSON made once.
-  const questionsSha256 = await sha256Hex(
-    `[${cases.map((c) => questionsJson(c.questions)).join(",")}]`,
-  );
+  const { caseIdsSha256, questionsSha256 } = await source.digests();
   const questionSet = dataset.info.questionSet;
   return {
     workflow: workflow.name,
@@ -342,8 +358,8 @@ export async function describeRun(
     revision: dataset.info.revision,
     split: dataset.info.split,
     license: dataset.info.license,
-    cases: cases.length,
-    case_ids_sha256: await sha256Hex(cases.map((c) => c.id).join("\n")),
+    cases: source.count,
+    case_ids_sha256: caseIdsSha256,
     questions_sha256: questionsSha256,
     parallel: options.parallel ??
       (workflow.parallel === "auto" ? FALLBACK_PARALLEL : workflow.parallel),
@@ -460,29 +476,44 @@ export async function runBenchmark(
  * Runs prepared cases against a prepared endpoint (the part `runBenchmark` and engine comparisons
  * share).
  *
- * Each case's decisions are appended to `decisions.jsonl` as one write when the case is answered.
+ * The loop is a source of answered cases feeding sinks through one interface (`RunSink`): it reads
+ * the case source once, sends and validates each case (at most `parallel` in flight), scores it
+ * into decision records, and hands the case to each sink in turn — the records (`decisions.jsonl`,
+ * one append per case in the order cases are answered, never rewritten; `run.json` at the start
+ * and the end), the accumulator (the one holder of the run's decisions, from which the summary,
+ * thresholds and report model are computed at the end), the index (decisions in batches, the run's
+ * row at the start and the end), the report (the trace rendered case by case into a part file,
+ * `report.md` and `report.html` at the end), progress events, then `options.sinks`.
+ *
  * When `options.signal` aborts, no new request is sent; requests in flight get `graceMs` to finish
  * and are then abandoned (their cases stay unasked). A fatal error (unsupported endpoint, refused
  * key) or an unreachable endpoint (`unreachableAfter` cases in a row failing with network errors)
- * stops the run at once. Either way `run.json` is written with the final status and the decisions
- * are rewritten in dataset order.
+ * stops the run at once. Either way `run.json` is written with the final status. A sink that fails
+ * (a full disk) stops the run with its error, every case answered before kept.
  *
  * With `options.resume`, the recorded run is finished instead: its spec must match the current
  * one (else `ResumeMismatchError` naming what differs), cases with an error-free decision for
- * every question are kept, and only the others are asked.
+ * every question are kept, and only the others are asked. `decisions.jsonl` is read as a stream;
+ * when it holds lines that are not kept (errored, torn, duplicate or unselected decisions), the
+ * kept ones are copied line by line to a new file first, and the re-asked cases are appended.
  *
  * @param workflow The workflow.
- * @param context Dataset, cases and endpoint.
- * @param options Overrides, signal, resume and event sink.
+ * @param context Dataset, cases (an array or a `CaseSource`) and endpoint.
+ * @param options Overrides, signal, resume, event sink and extra sinks.
  * @returns The run result.
  * @throws {ResumeMismatchError} When resuming a run whose configuration differs.
+ * @throws {TypeError} When `repeat` is asked of a case source without a list.
  */
 export async function runPrepared(
   workflow: Workflow,
-  context: { dataset: Dataset; cases: readonly Case[]; endpoint: PreparedEndpoint },
+  context: { dataset: Dataset; cases: readonly Case[] | CaseSource; endpoint: PreparedEndpoint },
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const { dataset, cases, endpoint } = context;
+  const { dataset, endpoint } = context;
+  const source = caseSourceOf(context.cases);
+  if (options.repeat !== undefined && source.list === undefined) {
+    throw new TypeError("Cannot repeat the cases: the case source cannot be read again");
+  }
   const emit = options.onEvent ?? (() => {});
   let parallel = options.parallel ?? workflow.parallel;
   if (parallel === "auto") {
@@ -496,25 +527,26 @@ export async function runPrepared(
   }
   const graceMs = options.graceMs ?? 2000;
   const unreachableAfter = options.unreachableAfter ?? 5;
-  const spec = await describeRun(workflow, context, {
+  const spec = await describeRun(workflow, { dataset, cases: source, endpoint }, {
     workflowFile: options.workflowFile ?? null,
     parallel,
   });
   const sessionStarted = new Date();
   const prior = options.resume;
-  const byCase = new Map<string, DecisionRecord[]>();
+  // The cases kept from the earlier session, handed to the sinks as the source reaches them.
+  let keptCases = new Map<string, DecisionRecord[]>();
+  let keepLines: ReadonlySet<number> | null = null;
   let id: string;
   let dir: string;
   let startedAt: string;
   let sessions: RunSession[] = [];
   if (prior) {
-    const expected = new Map(cases.map((c) => [c.id, Object.keys(c.questions)]));
-    for (const [caseId, records] of answeredCases(prior.records, expected)) {
-      byCase.set(caseId, records);
-    }
+    const scanned = await scanDecisions(join(prior.dir, "decisions.jsonl"), source.expected());
+    keptCases = scanned.answered;
+    keepLines = scanned.keep;
     // A run with no answered case (e.g. one started with a wrong --base-url) may change endpoint.
     const differences = specDifferences(prior.run.spec, spec, {
-      endpointMayChange: byCase.size === 0,
+      endpointMayChange: keptCases.size === 0,
     });
     if (differences.length) throw new ResumeMismatchError(prior.dir, differences);
     id = prior.run.id;
@@ -531,13 +563,10 @@ export async function runPrepared(
     fresh: !prior,
     ...(prior ? { flag: "--resume" } : {}),
   });
-  const kept = byCase.size;
-  const recorder = new RunRecorder(dir);
-  if (prior) {
-    // Drop errored, torn and duplicate lines before appending: the file holds only kept cases.
-    await recorder.rewriteDecisions(cases.flatMap((c) => byCase.get(c.id) ?? []));
-  }
-  await recorder.open();
+  const kept = keptCases.size;
+  // Errored, torn, duplicate and unselected lines dropped before appending (a streamed copy, made
+  // only when there are any): the file then holds each kept decision once.
+  if (keepLines !== null) await compactDecisions(join(dir, "decisions.jsonl"), keepLines);
   const run: RunJson = {
     version: RUN_JSON_VERSION,
     tool: TOOL_NAME,
@@ -553,31 +582,52 @@ export async function runPrepared(
     fatal: null,
     sessions,
   };
-  await recorder.writeRun(run);
-  const toAsk = cases.filter((c) => !byCase.has(c.id));
-  emit({
-    event: "start",
-    run_id: id,
-    dir,
-    workflow: workflow.name,
-    endpoint: spec.endpoint,
-    model: spec.model,
-    cases: cases.length,
-    decisions: cases.reduce((n, c) => n + Object.keys(c.questions).length, 0),
-    fingerprint: spec.fingerprint,
-    resumed: kept,
-  });
+  const collector = new RecordCollector();
+  let report: RunReport | undefined;
+  const reportOf = (final: RunJson): RunReport => report ??= collector.report(final, dataset.info);
+  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
+  const index = new IndexSink(dbPath, dir);
+  const sinks: RunSink[] = [
+    new RunRecorder(dir),
+    collector,
+    index,
+    ...(options.reports !== false ? [new ReportSink(dir, reportOf)] : []),
+    new ProgressSink(emit, {
+      dir,
+      cases: source.count,
+      decisions: source.decisions,
+      resumed: kept,
+    }),
+    ...(options.sinks ?? []),
+  ];
+  // The sinks are called one after the other, one case at a time; a failure fails every call
+  // after it.
+  let delivered: Promise<void> = Promise.resolve();
+  const feed = (answered: AnsweredCase): Promise<void> => {
+    delivered = delivered.then(async () => {
+      for (const sink of sinks) await sink.case(answered);
+    });
+    return delivered;
+  };
+  const closeSinks = async (): Promise<void> => {
+    for (const sink of sinks) await Promise.resolve(sink.close?.()).catch(() => {});
+  };
 
-  // Two stops: `stopNew` hands out no further case; `abandon` aborts requests in flight.
+  // Three stops: `stopNew` sends no further request; `abandon` aborts requests in flight;
+  // `drained` stops reading the source once no request is to be sent and no kept case is left.
   const stopNew = new AbortController();
   const abandon = new AbortController();
+  const drained = new AbortController();
+  let keptLeft = kept;
+  const checkDrained = (): void => {
+    if (stopNew.signal.aborted && keptLeft === 0) drained.abort();
+  };
+  stopNew.signal.addEventListener("abort", checkDrained, { once: true });
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const onInterrupt = (): void => {
     stopNew.abort();
     graceTimer ??= setTimeout(() => abandon.abort(), graceMs);
   };
-  if (options.signal?.aborted) onInterrupt();
-  else options.signal?.addEventListener("abort", onInterrupt, { once: true });
   let fatal: string | null = null;
   let fatalKind: RunResult["fatalKind"] = null;
   const stopRun = (message: string, kind: NonNullable<RunResult["fatalKind"]>): void => {
@@ -589,7 +639,6 @@ export async function runPrepared(
     stopNew.abort();
     abandon.abort();
   };
-  let done = kept;
   let asked = 0;
   let requests = 0;
   let networkStreak = 0;
@@ -607,10 +656,20 @@ export async function runPrepared(
     keyVariable: endpoint.spec.apiKeyEnv,
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
-  // report.md's trace lines of each case, rendered as it is answered rather than all at the end.
-  const traces = options.reports !== false ? new Map<string, string>() : undefined;
   try {
-    await pool(toAsk, parallel, async (item) => {
+    for (const sink of sinks) await sink.start?.(run);
+    if (options.signal?.aborted) onInterrupt();
+    else options.signal?.addEventListener("abort", onInterrupt, { once: true });
+    await pool(source.cases, parallel, async (item, position) => {
+      const keptRecords = keptCases.get(item.id);
+      if (keptRecords !== undefined) {
+        keptCases.delete(item.id);
+        keptLeft--;
+        await feed({ item, index: position, records: keptRecords, asked: null });
+        checkDrained();
+        return;
+      }
+      if (stopNew.signal.aborted) return;
       // A case that cannot fit the engine's limits is recorded as error kind "limit", not sent.
       const request = tryBuild(endpoint.engine, {
         state: item.state,
@@ -639,23 +698,17 @@ export async function runPrepared(
       }
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
       const records = decisionRecords(item, outcome, recordOptions);
-      await recorder.append(records);
-      byCase.set(item.id, records);
-      traces?.set(item.id, caseTrace(records, item.state));
-      asked++;
-      done++;
-      emit({
-        event: "case",
-        case: item.id,
-        workflow: item.workflow,
-        done,
-        total: cases.length,
-        correct: records.filter((r) => r.correct).length,
-        questions: records.length,
-        error: outcome.error?.kind ?? null,
-        attempts: outcome.attempts,
-        latency_ms: outcome.latencyMs,
+      await feed({
+        item,
+        index: position,
+        records,
+        asked: {
+          attempts: outcome.attempts,
+          latencyMs: outcome.latencyMs,
+          error: outcome.error?.kind ?? null,
+        },
       });
+      asked++;
       const notAServer = replies.observe(outcome);
       if (notAServer !== null) stopRun(notAServer, "not_a_server");
       if (outcome.error?.kind === "network") {
@@ -669,83 +722,77 @@ export async function runPrepared(
           );
         }
       } else if (outcome.reply) networkStreak = 0;
-    }, stopNew.signal);
+    }, drained.signal);
   } catch (error) {
-    recorder.close();
+    await closeSinks();
     throw error;
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);
   }
-  const records = cases.flatMap((c) => byCase.get(c.id) ?? []);
-  const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
-    ? await runRepeats({ cases, endpoint, dir, official: records }, {
-      repeat: options.repeat,
-      parallel,
-      parallelSweep: options.parallelSweep,
-      signal: options.signal,
-      backoffMs: options.backoffMs,
-      onPass: (pass) => emit({ event: "repeat", ...pass }),
-    })
-    : undefined;
-  // decisions.jsonl in dataset order, for a deterministic file.
-  await recorder.rewriteDecisions(records);
-  const complete = byCase.size === cases.length;
-  const summary = summarize(records, { seed: workflow.seed });
-  const thresholds = evaluateThresholds(workflow.thresholds, records, { seed: workflow.seed });
-  const interrupted = options.signal?.aborted === true && fatal === null;
-  const status: RunSession["status"] = interrupted
-    ? "interrupted"
-    : complete && summary.errors === 0
-    ? "completed"
-    : "incomplete";
-  const finished = new Date();
-  const final: RunJson = {
-    ...run,
-    status,
-    finished_at: finished.toISOString(),
-    summary,
-    thresholds,
-    model_reported: modelReported,
-    fatal,
-    ...(stability !== undefined ? { stability } : {}),
-    sessions: [...sessions, {
-      started_at: sessionStarted.toISOString(),
-      finished_at: finished.toISOString(),
+  try {
+    // To go with the bounded accumulator: the run's decisions as an array.
+    const records = collector.records();
+    const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
+      ? await runRepeats({ cases: source.list ?? [], endpoint, dir, official: records }, {
+        repeat: options.repeat,
+        parallel,
+        parallelSweep: options.parallelSweep,
+        signal: options.signal,
+        backoffMs: options.backoffMs,
+        onPass: (pass) => emit({ event: "repeat", ...pass }),
+      })
+      : undefined;
+    const complete = collector.cases === source.count;
+    const summary = collector.summary(workflow.seed);
+    const thresholds = collector.thresholds(workflow);
+    const interrupted = options.signal?.aborted === true && fatal === null;
+    const status: RunSession["status"] = interrupted
+      ? "interrupted"
+      : complete && summary.errors === 0
+      ? "completed"
+      : "incomplete";
+    const finished = new Date();
+    const final: RunJson = {
+      ...run,
       status,
-      kept,
-      asked,
-      requests,
-      duration_ms: finished.getTime() - sessionStarted.getTime(),
-    }],
-  };
-  await recorder.writeRun(final);
-  // The index is secondary to the run directory: a failure to write it is reported, and the
-  // run's status and exit status do not change.
-  const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
-  const indexError = dbPath === null
-    ? null
-    : indexFinishedRun(dbPath, { run: final, records, dir });
-  const report = buildReport(final, records, dataset.info);
-  if (options.reports !== false) {
-    await writeReports({ dir, run: final, records, dataset, report, traces });
+      finished_at: finished.toISOString(),
+      summary,
+      thresholds,
+      model_reported: modelReported,
+      fatal,
+      ...(stability !== undefined ? { stability } : {}),
+      sessions: [...sessions, {
+        started_at: sessionStarted.toISOString(),
+        finished_at: finished.toISOString(),
+        status,
+        kept,
+        asked,
+        requests,
+        duration_ms: finished.getTime() - sessionStarted.getTime(),
+      }],
+    };
+    for (const sink of sinks) await sink.finish?.(final);
+    return {
+      id,
+      dir,
+      status,
+      records,
+      summary,
+      thresholds,
+      run: final,
+      fatal,
+      fatalKind,
+      dataset,
+      report: reportOf(final),
+      // The index is secondary to the run directory: a failure to write it is reported, and the
+      // run's status and exit status do not change.
+      indexed: dbPath !== null && index.error === null ? dbPath : null,
+      indexError: index.error,
+    };
+  } finally {
+    await closeSinks();
   }
-  emit({ event: "summary", run_id: id, status, dir, summary, thresholds });
-  return {
-    id,
-    dir,
-    status,
-    records,
-    summary,
-    thresholds,
-    run: final,
-    fatal,
-    fatalKind,
-    dataset,
-    report,
-    indexed: dbPath !== null && indexError === null ? dbPath : null,
-    indexError,
-  };
 }
 
 /**
