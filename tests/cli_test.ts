@@ -32,7 +32,7 @@ Deno.test("`decibench --help` lists every command, and each command is the deno 
   for (const c of CLI_COMMANDS) assert.match(r.stdout, new RegExp(`^  ${c.name} +\\S`, "m"));
   const tasks = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks;
   for (const c of CLI_COMMANDS) {
-    assert.equal(tasks[c.name], ["deno run -A", ...c.denoFlags, c.script].join(" "), c.name);
+    assert.equal(tasks[c.name], `deno run -A ${c.script}`, c.name);
   }
 });
 

@@ -18,82 +18,69 @@ export interface CliCommand {
   name: string;
   /** The script that runs it, relative to the package root. */
   script: string;
-  /** Deno flags beside `-A`, as its task passes them. */
-  denoFlags: readonly string[];
   /** One line for `decibench --help`. */
   summary: string;
 }
 
 /**
  * The commands, in the order `decibench --help` lists them. Each is a `deno task` of the same
- * name with the same script and flags (a test holds them equal); the maintainers' tasks (`perf`,
- * `bundle`, `schema`, `test`, `ok`) are not commands.
+ * name with the same script (a test holds them equal); the maintainers' tasks (`perf`, `schema`,
+ * `test`, `ok`) are not commands.
  */
 export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     name: "bench",
     script: "scripts/bench.ts",
-    denoFlags: ["--v8-flags=--no-lazy"],
     summary: "benchmark a decision model on a workflow (default: the built-in reference server)",
   },
   {
     name: "compare",
     script: "scripts/compare.ts",
-    denoFlags: [],
     summary: "compare two runs on their shared decisions, with paired intervals",
   },
   {
     name: "view",
     script: "scripts/view.ts",
-    denoFlags: [],
     summary: "browse the runs of ./runs in a local, read-only web app",
   },
   {
     name: "export",
     script: "scripts/export.ts",
-    denoFlags: [],
     summary: "write a run as Hugging Face eval results, Every Eval Ever files or CSV",
   },
   {
     name: "live",
     script: "scripts/live.ts",
-    denoFlags: [],
     summary: "watch a serving decision model, one Typed Decisions case at a time",
   },
   {
     name: "serve",
     script: "scripts/serve.ts",
-    denoFlags: [],
     summary: "start the reference server (System One, pcdServer, hosted envelopes)",
   },
   {
     name: "audit",
     script: "scripts/audit.ts",
-    denoFlags: [],
     summary: "ask a judge model versioned checks about assistant transcripts",
   },
   {
     name: "gate",
     script: "scripts/gate.ts",
-    denoFlags: [],
     summary: "the decision gate: pass, fail or undecided per case of a question set",
   },
   {
     name: "sweep",
     script: "scripts/sweep.ts",
-    denoFlags: [],
     summary: "sweep pass bars over labelled yes/no items, per lane",
   },
   {
     name: "train",
     script: "scripts/train.ts",
-    denoFlags: [],
     summary: "fit the reference server's model on the vendored train split",
   },
   {
     name: "vendor",
     script: "scripts/vendor.ts",
-    denoFlags: [],
     summary: "regenerate the vendored Typed Decisions files from the pinned Parquet",
   },
 ];
@@ -196,7 +183,6 @@ async function runCommand(command: CliCommand, args: readonly string[]): Promise
     args: [
       "run",
       "-A",
-      ...command.denoFlags,
       ...config,
       location(new URL(command.script, ROOT)),
       ...args,

@@ -64,7 +64,7 @@ export class RunRecorder implements RunSink {
   }
 
   /**
-   * Appends a case asked in this session (see {@linkcode RunRecorder.append}); a kept one is
+   * Appends a case asked by this invocation (see {@linkcode RunRecorder.append}); a kept one is
    * already in the file.
    *
    * @param answered The case and its decisions.

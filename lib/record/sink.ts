@@ -13,7 +13,7 @@
 import type { Case } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 
-/** How a case was asked in this session. */
+/** How a case was asked by this invocation. */
 export interface CaseAsked {
   /** Requests sent for it (retries included). */
   attempts: number;
@@ -32,7 +32,7 @@ export interface AnsweredCase {
   /** Its scored decisions, one per question in the case's question order. */
   records: readonly DecisionRecord[];
   /**
-   * How it was asked in this session, or null for a case kept from an earlier session of a
+   * How it was asked by this invocation, or null for a case kept from an earlier invocation of a
    * resumed run (its decisions are already in `decisions.jsonl`).
    */
   asked: CaseAsked | null;
@@ -54,7 +54,7 @@ export interface RunSink {
    */
   start?(run: RunJson): Promise<void> | void;
   /**
-   * One case is answered (or, with `asked` null, kept from an earlier session).
+   * One case is answered (or, with `asked` null, kept from an earlier invocation).
    *
    * @param answered The case and its decisions.
    */

@@ -15,7 +15,7 @@ export interface ProgressContext {
   cases: number;
   /** Decisions the run asks in all. */
   decisions: number;
-  /** Cases kept from an earlier session. */
+  /** Cases kept from an earlier invocation. */
   resumed: number;
 }
 
@@ -55,7 +55,7 @@ export class ProgressSink implements RunSink {
   }
 
   /**
-   * Emits `case` for a case asked in this session (a kept case is counted by `start`).
+   * Emits `case` for a case asked by this invocation (a kept case is counted by `start`).
    *
    * @param answered The case and its decisions.
    */

@@ -533,7 +533,7 @@ export async function runPrepared(
   });
   const sessionStarted = new Date();
   const prior = options.resume;
-  // The cases kept from the earlier session, handed to the sinks as the source reaches them.
+  // The cases kept from the earlier invocation, handed to the sinks as the source reaches them.
   let keptCases = new Map<string, DecisionRecord[]>();
   let keepLines: ReadonlySet<number> | null = null;
   let id: string;
