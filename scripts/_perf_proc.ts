@@ -144,8 +144,8 @@ export async function measure(
   await Promise.all([events, errors]);
   if (killed) throw new Error(killed);
   if (!(options.allowed ?? [0]).includes(status.code)) {
-    const lines = stderr.trim().split("\n");
-    throw new Error(`exit ${status.code}: ${lines.at(-1)?.slice(0, 200) ?? ""}`);
+    const last = stderr.trim().split("\n").at(-1)?.slice(0, 200);
+    throw new Error(`exit ${status.code}${last ? `: ${last}` : ""}`);
   }
   return {
     wallMs: t1 - t0,
