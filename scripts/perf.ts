@@ -525,11 +525,12 @@ async function main(args: string[]): Promise<number> {
   const out = options.keep ?? await Deno.makeTempDir({ prefix: "decibench-perf-" });
   const ctx = new Context(options, out);
   const started = performance.now();
+  const rounds = options.rounds === 1
+    ? "one round"
+    : `medians of ${options.rounds} rounds [min–max]`;
   say(
-    `decibench perf: ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; medians of ` +
-      `${options.rounds} round${
-        options.rounds === 1 ? "" : "s"
-      } [min–max]; every process measured from outside`,
+    `decibench perf: ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; ${rounds}; ` +
+      `every process measured from outside`,
   );
   const sections: Record<string, (ctx: Context) => Promise<void>> = {
     scale: scaleSection,
