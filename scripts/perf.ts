@@ -132,21 +132,42 @@ class Context {
   /** One `deno task bench --json` over the synthetic set, parallel 8, at 0 ms. */
   async bench(rows: number): Promise<{ measured: Measured; run: Kept }> {
     const dir = join(this.runs, `${sizeName(rows)}-${++this.#made}`);
-    const measured = await measure(Deno.execPath(), [
+    const args = [
       ...task("bench", "bench.ts"),
       await this.workflow(rows),
-      "--base-url",
-      await this.server(0),
-      "--parallel",
-      "8",
-      "--json",
-      "--out",
-      dir,
-      "--db",
-      this.db,
-    ], { cwd: ROOT, limitMs: limitFor(rows), capMb: CAP_MB });
-    const id = JSON.parse(await Deno.readTextFile(join(dir, "run.json"))).id as string;
-    return { measured, run: { rows, dir, id } };
+      ...["--base-url", await this.server(0), "--parallel", "8", "--json"],
+      ...["--out", dir, "--db", this.db],
+    ];
+    try {
+      const measured = await measure(Deno.execPath(), args, {
+        cwd: ROOT,
+        limitMs: limitFor(rows),
+        capMb: CAP_MB,
+      });
+      if (measured.cases !== rows) throw new Error(`${measured.cases} of ${rows} cases answered`);
+      const id = JSON.parse(await Deno.readTextFile(join(dir, "run.json"))).id as string;
+      return { measured, run: { rows, dir, id } };
+    } catch (error) {
+      if (this.options.keep === null) await Deno.remove(dir, { recursive: true }).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Removes the kept runs the view and tools will not look at (unless --keep). */
+  async prune(): Promise<void> {
+    if (this.options.keep !== null) return;
+    const rows = this.#targetRows();
+    for (const [size, runs] of this.kept) {
+      if (size === rows) continue;
+      for (const run of runs) await Deno.remove(run.dir, { recursive: true });
+      this.kept.delete(size);
+    }
+  }
+
+  #targetRows(): number {
+    const sizes = [...this.kept.keys()];
+    const from = sizes.length ? sizes : this.options.sizes;
+    return from.includes(TARGET_ROWS) ? TARGET_ROWS : Math.max(...from);
   }
 
   /** Keeps a run when its size needs more for the view and tools, else removes it. */
@@ -158,9 +179,7 @@ class Context {
 
   /** `n` runs of the size the view and tools look at, made when the scale section did not. */
   async target(n: number): Promise<Kept[]> {
-    const sizes = [...this.kept.keys()];
-    const from = sizes.length ? sizes : this.options.sizes;
-    const rows = from.includes(TARGET_ROWS) ? TARGET_ROWS : Math.max(...from);
+    const rows = this.#targetRows();
     while ((this.kept.get(rows)?.length ?? 0) < n) {
       await this.keepOrRemove((await this.bench(rows)).run);
     }
@@ -182,7 +201,6 @@ async function scaleSection(ctx: Context): Promise<void> {
       if (failures.has(rows)) continue;
       try {
         const { measured, run } = await ctx.bench(rows);
-        if (measured.cases !== rows) throw new Error(`${measured.cases} of ${rows} cases answered`);
         figures.get(rows)!.push(measured);
         await ctx.keepOrRemove(run);
       } catch (error) {
@@ -190,6 +208,7 @@ async function scaleSection(ctx: Context): Promise<void> {
       }
     }
   }
+  await ctx.prune();
   say(
     `\nscale: deno task bench, synthetic JSONL set (3 questions per row), parallel 8, uniform server at 0 ms`,
   );
