@@ -36,7 +36,7 @@ export interface FigureOptions {
 }
 
 /**
- * A median with its range: `142 ms [131–160]`.
+ * A median with its range, `142 ms [131–160]`; a single value alone, `142 ms`.
  *
  * @param values The rounds' values.
  * @param options Decimals and unit.
@@ -48,7 +48,10 @@ export function figure(values: readonly number[], options: FigureOptions = {}): 
   const unit = options.unit ?? "";
   const fmt = (n: number): string =>
     n.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-  return `${fmt(median(values))}${unit} [${fmt(Math.min(...values))}–${fmt(Math.max(...values))}]`;
+  const range = values.length > 1
+    ? ` [${fmt(Math.min(...values))}–${fmt(Math.max(...values))}]`
+    : "";
+  return `${fmt(median(values))}${unit}${range}`;
 }
 
 /**
@@ -70,4 +73,21 @@ export function goal(
   const met = op === ">=" ? m >= limit : op === "<=" ? m <= limit : m < limit;
   const sign = op === ">=" ? "≥" : op === "<=" ? "≤" : "<";
   return `goal ${sign} ${shown}: ${met ? "met" : "NOT met"}`;
+}
+
+/**
+ * Lines of a table: each column padded to its widest cell, two spaces between columns, the
+ * lines indented by two spaces and their trailing spaces dropped.
+ *
+ * @param rows The cells, row by row (the first row is the header).
+ * @returns The lines.
+ */
+export function table(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => widths[i] = Math.max(widths[i] ?? 0, cell.length));
+  }
+  return rows.map((row) =>
+    `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")}`.trimEnd()
+  );
 }

@@ -1,116 +1,391 @@
 /**
- * `deno task perf [--rounds N] [--parallel N] [--predictor NAME] [--only SECTION,…]`:
- * how close decibench's time to result is to the wire, and how it compares with a Python/httpx
- * peer harness, in one run. Every figure is the median of alternated rounds with the range; the
- * reference servers run in their own processes (they share this machine's cores).
+ * `deno task perf [--quick] [--rounds N] [--only SECTION,…] [--sizes 10k,100k,…] [--keep DIR]`:
+ * whether a run of millions of decisions fits in bounded memory and time, measured from outside
+ * each process, every figure the median of rounds with its range, beside its goal.
  *
- * 1. Request phase: decibench's pipeline (build, send, strict validation, scoring, one append per
- *    case) in this process against a bare `fetch` loop over the same prebuilt bodies, at 0, 2 and
- *    20 ms per answer, as a ratio of requests per second; beside them a floor loop that does only
- *    the built-in work each case needs (no checks), the most any pipeline could reach here.
- * 2. Fixed costs of `deno task bench` (workflows/llama.ts, 400 cases = 2,000 decisions, reports
- *    and index written): process start → first request, and last answer → exit.
- * 3. Time to result: the whole `deno task bench` at 20 ms per answer ÷ the bare loop's request
- *    time on the same server; and the wall time of a `--limit 20` smoke run.
- * 4. decibench against the peer (scripts/peer/peer.py): 400 cases, parallel 4, whole runs.
- * 5. The time-to-result curve over parallel 1…2N against a server with N slots.
- * 6. The transport, by measurement: `fetch`, `node:http` with a keep-alive agent, undici.
- *
- * Sections (`--only`): phase, fixed, result, peer, curve, transport (default: all).
+ * - scale: `deno task bench` over seeded synthetic question sets (`scripts/gen_question_set.ts`,
+ *   JSONL, 3 questions per row) at each size, parallel 8, a uniform server at 0 ms: load, request
+ *   phase, end of run, total, peak RSS; end of run ÷ request phase and CPU per decision.
+ * - view: the first opening of the largest run's page in `deno task view`, and explorer queries.
+ * - tools: peak RSS of compare, export csv, sweep and gate at that size.
+ * - ratio: a Typed Decisions run (400 cases, 20 ms per answer, parallel 8) ÷ a bare fetch loop.
+ * - peer: the same run at parallel 4 against the Python/httpx peer (`scripts/peer/peer.py`).
  *
  * @module
  */
 import { join } from "node:path";
-import process from "node:process";
 import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
-import { type Case, type Dataset, type GoldAnswer, loadDataset } from "../lib/dataset/mod.ts";
-import { prepareEndpoint, runPrepared, validateWorkflow } from "../lib/workflow/mod.ts";
-import { figure, goal } from "./_perf_stats.ts";
+import { loadDataset } from "../lib/dataset/mod.ts";
+import { SYNTHETIC_QUESTIONS, syntheticSpec, writeSyntheticSet } from "./gen_question_set.ts";
+import { type Listening, measure, type Measured, peakMbOf, startListening } from "./_perf_proc.ts";
+import { figure, goal, table } from "./_perf_stats.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const WORKFLOW = join(ROOT, "workflows/llama.ts");
+const SECTIONS = ["scale", "view", "tools", "ratio", "peer"];
+const USAGE =
+  "usage: deno task perf [--quick] [--rounds N] [--only SECTION,…] [--sizes 10k,100k,…] [--keep DIR]";
+/** Killed past this resident memory, so a run that does not fit does not take the machine. */
+const CAP_MB = 6144;
+/** The size the 900,000-decision goals are set at. */
+const TARGET_ROWS = 300_000;
 
-/** CPU time (user + system) this process has used, in ms. */
-function cpuMs(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
+/** `deno run` and its flags as deno.json's task runs `script`, then the script's path. */
+function task(name: string, script: string): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json")));
+  const words = String(config.tasks[name]).split(/\s+/);
+  if (words[0] !== "deno" || words.at(-1) !== `scripts/${script}`) {
+    throw new Error(`Cannot run deno task ${name}: deno.json's task is not "deno … ${script}"`);
+  }
+  return [...words.slice(1, -1), join(ROOT, "scripts", script)];
 }
 
-/** Wall-clock now in ms since the epoch (comparable across processes). */
-function wallNow(): number {
-  return performance.timeOrigin + performance.now();
+/** Time limit of a step over `rows` rows, ms. */
+const limitFor = (rows: number): number => 120_000 + rows;
+
+/** `10k` → 10000, `1M` → 1000000. */
+function parseSize(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
+  const n = m ? Number(m[1]) * ({ k: 1e3, m: 1e6 }[m[2]!.toLowerCase()] ?? 1) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`Cannot use --sizes "${text}": give row counts such as 10k,100k,1M`);
+  }
+  return n;
 }
 
-interface PerfServer {
-  url: string;
-  /** First and last answer since the last reset (wall-clock ms), and how many. */
-  stats(): Promise<{ first: number | null; last: number | null; answered: number }>;
-  reset(): Promise<void>;
-  close(): Promise<void>;
+const sizeName = (rows: number): string =>
+  rows >= 1e6 && rows % 1e6 === 0
+    ? `${rows / 1e6}M`
+    : rows >= 1e3 && rows % 1e3 === 0
+    ? `${rows / 1e3}k`
+    : String(rows);
+const count = (n: number): string => n.toLocaleString("en-US");
+const failed = (error: unknown): string =>
+  `failed: ${error instanceof Error ? error.message : String(error)}`;
+
+interface Options {
+  quick: boolean;
+  rounds: number;
+  only: Set<string>;
+  sizes: number[];
+  keep: string | null;
 }
 
-async function startServer(
-  predictor: string,
-  latencyMs: number,
-  slots?: number,
-): Promise<PerfServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      join(ROOT, "scripts/_perf_server.ts"),
-      "--predictor",
-      predictor,
-      "--latency-ms",
-      String(latencyMs),
-      ...(slots !== undefined ? ["--slots", String(slots)] : []),
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const writer = child.stdin.getWriter();
-  let buffer = "";
-  const line = async (): Promise<string> => {
-    while (!buffer.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("Cannot talk to the perf server: it exited");
-      buffer += value;
+/** A finished synthetic run kept for the view and the tools. */
+interface Kept {
+  rows: number;
+  dir: string;
+  id: string;
+}
+
+class Context {
+  readonly servers = new Map<number, Listening>();
+  readonly sets = new Map<number, string>();
+  /** Runs kept per size, for the view and the tools. */
+  readonly kept = new Map<number, Kept[]>();
+  readonly db: string;
+  readonly runs: string;
+  #made = 0;
+
+  constructor(readonly options: Options, readonly out: string) {
+    this.db = join(out, "index.db");
+    this.runs = join(out, "runs");
+  }
+
+  /** A reference server (uniform) at `latencyMs`, started once. */
+  async server(latencyMs: number): Promise<string> {
+    let server = this.servers.get(latencyMs);
+    if (!server) {
+      server = await startListening(Deno.execPath(), [
+        ...task("serve", "serve.ts"),
+        "--port",
+        "0",
+        "--predictor",
+        "uniform",
+        "--latency-ms",
+        String(latencyMs),
+      ], ROOT);
+      this.servers.set(latencyMs, server);
     }
-    const i = buffer.indexOf("\n");
-    const out = buffer.slice(0, i);
-    buffer = buffer.slice(i + 1);
-    return out;
-  };
-  const first = await line();
-  const url = /listening on (http:\/\/\S+)/.exec(first)?.[1];
-  if (!url) throw new Error(`Cannot start the perf server: it printed ${JSON.stringify(first)}`);
-  const command = async (text: string): Promise<string> => {
-    await writer.write(new TextEncoder().encode(`${text}\n`));
-    return await line();
-  };
-  return {
-    url,
-    stats: async () => JSON.parse(await command("stats")),
-    reset: async () => void await command("reset"),
-    close: async () => {
-      await writer.close();
-      reader.releaseLock();
-      await child.stdout.cancel().catch(() => {});
-      await child.status;
-    },
-  };
+    return server.url;
+  }
+
+  /** The workflow file of a synthetic set of `rows` rows, generated once. */
+  async workflow(rows: number): Promise<string> {
+    const known = this.sets.get(rows);
+    if (known) return known;
+    const data = join(this.out, `set-${sizeName(rows)}.jsonl`);
+    await writeSyntheticSet(data, rows);
+    const path = join(this.out, `set-${sizeName(rows)}.ts`);
+    const workflow = {
+      name: "synthetic",
+      endpoint: { baseUrl: "http://127.0.0.1:9" },
+      dataset: syntheticSpec(data),
+      questions: SYNTHETIC_QUESTIONS,
+    };
+    await Deno.writeTextFile(path, `export default ${JSON.stringify(workflow, null, 2)};\n`);
+    this.sets.set(rows, path);
+    return path;
+  }
+
+  /** One `deno task bench --json` over the synthetic set, parallel 8, at 0 ms. */
+  async bench(rows: number): Promise<{ measured: Measured; run: Kept }> {
+    const dir = join(this.runs, `${sizeName(rows)}-${++this.#made}`);
+    const args = [
+      ...task("bench", "bench.ts"),
+      await this.workflow(rows),
+      ...["--base-url", await this.server(0), "--parallel", "8", "--json"],
+      ...["--out", dir, "--db", this.db],
+    ];
+    try {
+      const measured = await measure(Deno.execPath(), args, {
+        cwd: ROOT,
+        limitMs: limitFor(rows),
+        capMb: CAP_MB,
+      });
+      if (measured.cases !== rows) throw new Error(`${measured.cases} of ${rows} cases answered`);
+      const id = JSON.parse(await Deno.readTextFile(join(dir, "run.json"))).id as string;
+      return { measured, run: { rows, dir, id } };
+    } catch (error) {
+      if (this.options.keep === null) await Deno.remove(dir, { recursive: true }).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Removes the kept runs the view and tools will not look at (unless --keep). */
+  async prune(): Promise<void> {
+    if (this.options.keep !== null) return;
+    const rows = this.#targetRows();
+    for (const [size, runs] of this.kept) {
+      if (size === rows) continue;
+      for (const run of runs) await Deno.remove(run.dir, { recursive: true });
+      this.kept.delete(size);
+    }
+  }
+
+  #targetRows(): number {
+    const sizes = [...this.kept.keys()];
+    const from = sizes.length ? sizes : this.options.sizes;
+    return from.includes(TARGET_ROWS) ? TARGET_ROWS : Math.max(...from);
+  }
+
+  /** Keeps a run when its size needs more for the view and tools, else removes it. */
+  async keepOrRemove(run: Kept): Promise<void> {
+    const list = this.kept.get(run.rows) ?? [];
+    if (list.length < 2) this.kept.set(run.rows, [...list, run]);
+    else await Deno.remove(run.dir, { recursive: true });
+  }
+
+  /** `n` runs of the size the view and tools look at, made when the scale section did not. */
+  async target(n: number): Promise<Kept[]> {
+    const rows = this.#targetRows();
+    while ((this.kept.get(rows)?.length ?? 0) < n) {
+      await this.keepOrRemove((await this.bench(rows)).run);
+    }
+    return this.kept.get(rows)!.slice(0, n);
+  }
 }
 
-/** The bare loop: the same prebuilt bodies, the same concurrency, each reply read as text. */
-async function bareLoop(url: string, bodies: readonly string[], parallel: number): Promise<void> {
+const say = (text: string): void => console.log(text);
+const ms = (values: number[]): string => figure(values, { unit: " ms" });
+const mb = (values: number[]): string => figure(values, { unit: " MB" });
+
+/** Scale: the bench over each size, rounds outermost so sizes alternate. */
+async function scaleSection(ctx: Context): Promise<void> {
+  const { sizes, rounds } = ctx.options;
+  const figures = new Map<number, Measured[]>(sizes.map((s) => [s, []]));
+  const failures = new Map<number, string>();
+  for (let r = 0; r < rounds; r++) {
+    for (const rows of sizes) {
+      if (failures.has(rows)) continue;
+      try {
+        const { measured, run } = await ctx.bench(rows);
+        figures.get(rows)!.push(measured);
+        await ctx.keepOrRemove(run);
+      } catch (error) {
+        failures.set(rows, failed(error));
+      }
+    }
+  }
+  await ctx.prune();
+  say(
+    `\nscale: deno task bench, synthetic JSONL set (3 questions per row), parallel 8, uniform server at 0 ms`,
+  );
+  const lines: string[][] = [[
+    "rows",
+    "decisions",
+    "load",
+    "request phase",
+    "end of run",
+    "total",
+    "peak RSS of bench",
+    "goal",
+  ]];
+  for (const rows of sizes) {
+    const m = figures.get(rows)!;
+    const failure = failures.get(rows);
+    const head = [sizeName(rows), count(rows * 3)];
+    if (!m.length) {
+      lines.push([...head, failure ?? ""]);
+      continue;
+    }
+    const rss = m.map((x) => x.peakMb);
+    lines.push([
+      ...head,
+      ms(m.map((x) => x.loadMs!)),
+      ms(m.map((x) => x.requestMs!)),
+      ms(m.map((x) => x.endMs!)),
+      ms(m.map((x) => x.wallMs)),
+      mb(rss),
+      (rows >= TARGET_ROWS ? goal(rss, "<=", 1024, "1 GB") : "") +
+      (failure ? ` (a later round ${failure})` : ""),
+    ]);
+  }
+  for (const line of table(lines)) say(line);
+  const measuredSizes = sizes.filter((s) => figures.get(s)!.length);
+  const at = measuredSizes.includes(TARGET_ROWS) ? TARGET_ROWS : Math.max(...measuredSizes);
+  if (!measuredSizes.length) return;
+  const m = figures.get(at)!;
+  const where = `at ${count(at * 3)} decisions${
+    at === TARGET_ROWS ? "" : ` (the goal is set at ${count(TARGET_ROWS * 3)})`
+  }`;
+  const ratio = m.map((x) => x.endMs! / x.requestMs!);
+  const cpu = m.map((x) => x.cpuMs * 1000 / (at * 3));
+  say(
+    `  end of run ÷ request phase ${where}: ${figure(ratio, { decimals: 3 })}  ${
+      goal(ratio, "<=", 0.1, "0.10")
+    }`,
+  );
+  say(
+    `  harness CPU per decision (user + system) ${where}: ${figure(cpu, { unit: " µs" })}  ${
+      goal(cpu, "<=", 60, "60 µs")
+    }`,
+  );
+}
+
+/** One timed GET, ms; throws on a status other than 200. */
+async function timeGet(url: string, limitMs: number): Promise<number> {
+  const t = performance.now();
+  const response = await fetch(url, { signal: AbortSignal.timeout(limitMs) });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  return performance.now() - t;
+}
+
+/** View: first opening of the largest run's page, then explorer queries, in `deno task view`. */
+async function viewSection(ctx: Context): Promise<void> {
+  let run: Kept;
+  try {
+    [run] = await ctx.target(1) as [Kept];
+  } catch (error) {
+    say(`\nview: ${failed(error)}`);
+    return;
+  }
+  say(`\nview: deno task view over a ${count(run.rows * 3)}-decision run, a fresh view each round`);
+  const queries: [string, string][] = [
+    [
+      "explorer: wrong at ≥ 50%, most confident first",
+      "?outcome=wrong&min_conf=0.5&order=confidence",
+    ],
+    ["explorer: one lane, one question, page 5", "?workflow=lane_3&question=topic&page=5"],
+    ["explorer: confident mistakes", "?outcome=wrong&min_conf=0.9&order=confidence"],
+    ["explorer: page 1,000", "?page=1000"],
+    ["API: wrong at ≥ 50%, one question", "?outcome=wrong&min_conf=0.5&question=urgent"],
+  ];
+  const first: number[] = [];
+  const peak: number[] = [];
+  const times = new Map<string, number[]>(queries.map(([name]) => [name, []]));
+  try {
+    for (let r = 0; r < ctx.options.rounds; r++) {
+      const view = await startListening(Deno.execPath(), [
+        ...task("view", "view.ts"),
+        ...["--runs", ctx.runs, "--db", ctx.db, "--port", "0"],
+      ], ROOT);
+      try {
+        first.push(await timeGet(`${view.url}/runs/${run.id}`, limitFor(run.rows)));
+        peak.push(peakMbOf(view.pid) ?? NaN);
+        // At least three timings of each query over all rounds.
+        for (let i = 0; i < Math.ceil(3 / ctx.options.rounds); i++) {
+          for (const [name, query] of queries) {
+            const api = name.startsWith("API") ? "/api" : "";
+            const url = `${view.url}${api}/runs/${run.id}/decisions${query}`;
+            times.get(name)!.push(await timeGet(url, 60_000));
+          }
+        }
+      } finally {
+        await view.close();
+      }
+    }
+  } catch (error) {
+    say(`  ${failed(error)}`);
+    return;
+  }
+  for (
+    const line of table([
+      ["first opening of the run page", ms(first), goal(first, "<=", 1000, "1 s")],
+      ["view's peak RSS after it", mb(peak), goal(peak, "<=", 500, "500 MB")],
+      ...queries.map(([name]) => {
+        const t = times.get(name)!;
+        return [name, ms(t), goal(t, "<=", 100, "100 ms")];
+      }),
+    ])
+  ) say(line);
+}
+
+/** Tools: peak RSS of compare, export csv, sweep and gate over the largest runs. */
+async function toolsSection(ctx: Context): Promise<void> {
+  let runs: Kept[];
+  try {
+    runs = await ctx.target(2);
+  } catch (error) {
+    say(`\ntools: ${failed(error)}`);
+    return;
+  }
+  const [a, b] = runs as [Kept, Kept];
+  say(`\ntools over ${sizeName(a.rows)}-row runs (${count(a.rows * 3)} decisions): peak RSS`);
+  const at = (name: string, script: string, ...rest: string[]) => [...task(name, script), ...rest];
+  const tools: [string, string[]][] = [
+    ["compare", at("compare", "compare.ts", a.dir, b.dir, "--out", join(ctx.out, "compare.md"))],
+    ["export csv", at("export", "export.ts", a.dir, "--out", join(ctx.out, "decisions.csv"))],
+    ["sweep", at("sweep", "sweep.ts", a.dir)],
+    ["gate", [
+      ...at("gate", "gate.ts", await ctx.workflow(a.rows), "--question", "urgent"),
+      ...["--base-url", await ctx.server(0), "--parallel", "8", "--out", join(ctx.out, "gate")],
+    ]],
+  ];
+  const peaks = new Map<string, number[]>();
+  const failures = new Map<string, string>();
+  for (let r = 0; r < ctx.options.rounds; r++) {
+    for (const [name, args] of tools) {
+      if (failures.has(name)) continue;
+      await Deno.remove(join(ctx.out, "gate"), { recursive: true }).catch(() => {});
+      try {
+        const m = await measure(Deno.execPath(), args, {
+          cwd: ROOT,
+          limitMs: limitFor(a.rows),
+          capMb: CAP_MB,
+        });
+        peaks.set(name, [...peaks.get(name) ?? [], m.peakMb]);
+      } catch (error) {
+        failures.set(name, failed(error));
+      }
+    }
+  }
+  const rows = tools.map(([name]) => {
+    const p = peaks.get(name);
+    return p ? [name, mb(p), goal(p, "<=", 500, "500 MB")] : [name, failures.get(name) ?? ""];
+  });
+  for (const line of table(rows)) say(line);
+}
+
+/** The bare loop: the same prebuilt bodies at the same concurrency, each reply read as text. */
+async function bareLoop(url: string, bodies: readonly string[], parallel: number): Promise<number> {
+  const t = performance.now();
   let next = 0;
-  async function worker(): Promise<void> {
+  await Promise.all(Array.from({ length: parallel }, async () => {
     while (next < bodies.length) {
-      const body = bodies[next++] as string;
+      const body = bodies[next++]!;
       const res = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -118,679 +393,178 @@ async function bareLoop(url: string, bodies: readonly string[], parallel: number
       });
       await res.text();
     }
-  }
-  await Promise.all(Array.from({ length: parallel }, worker));
-}
-
-/** A reply's answer as the floor loop reads it: its distribution, without any check. */
-type FloorAnswer = { type?: string; noul?: number; probabilities?: Record<string, number> };
-
-/**
- * The floor loop on `fetch`: only the built-in work every run must do per case, with no
- * validation and a minimal scoring. It builds the body, sends it with `fetch`, parses the reply
- * with `JSON.parse`, makes one record per question with a decision record's fields (arg-max
- * answer, KL, Brier) through `JSON.stringify`, and writes the case's lines with one `writeSync`.
- * Measured, it stayed at 0.44–0.60 of the bare loop at zero latency, where decibench on `fetch`
- * was too: on `fetch`, no pipeline doing a run's work could reach the 0.75 goal here.
- */
-async function floorLoop(
-  url: string,
-  cases: readonly Case[],
-  parallel: number,
-  path: string,
-): Promise<void> {
-  const file = await Deno.open(path, { create: true, write: true, truncate: true });
-  const encoder = new TextEncoder();
-  let buffer = new Uint8Array(1 << 16);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < cases.length) {
-      const c = cases[next++] as Case;
-      const body = JSON.stringify({ model: "perf", state: c.state, questions: c.questions });
-      const started = performance.now();
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      const reply = JSON.parse(await res.text());
-      const latency = Math.round((performance.now() - started) * 1000) / 1000;
-      let text = "";
-      for (const [name, question] of Object.entries(c.questions)) {
-        const raw = reply.answers[name] as FloorAnswer;
-        const predicted = raw.type === "noul"
-          ? { true: raw.noul as number, false: 1 - (raw.noul as number) }
-          : raw.probabilities as Record<string, number>;
-        const gold = c.gold[name] as GoldAnswer;
-        let answer = "";
-        let confidence = -1;
-        for (const key in predicted) {
-          const p = predicted[key] as number;
-          if (p > confidence) [answer, confidence] = [key, p];
-        }
-        let kl = 0;
-        let brier = 0;
-        for (const key in gold.probabilities) {
-          const g = gold.probabilities[key] as number;
-          const p = predicted[key] ?? 0;
-          if (g > 0) kl += g * Math.log(g / Math.max(p, 1e-12));
-          brier += (p - g) ** 2;
-        }
-        text += JSON.stringify({
-          case: c.id,
-          workflow: c.workflow,
-          question: name,
-          type: question.type,
-          predicted,
-          answer,
-          confidence,
-          gold: gold.label,
-          gold_probabilities: gold.probabilities,
-          correct: answer === gold.label,
-          kl,
-          brier,
-          latency_ms: latency,
-          attempts: 1,
-          input_tokens: reply.usage?.input_tokens ?? null,
-          calibrated: true,
-          error: null,
-          endpoint: "llama.cpp",
-        }) + "\n";
-      }
-      if (buffer.length < text.length * 3) buffer = new Uint8Array(text.length * 3);
-      const { written } = encoder.encodeInto(text, buffer);
-      file.writeSync(buffer.subarray(0, written));
-    }
-  }
-  try {
-    await Promise.all(Array.from({ length: parallel }, worker));
-  } finally {
-    file.close();
-  }
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
+  }));
   return performance.now() - t;
 }
 
-interface Spawned {
-  /** Process start (just before spawning) → exit, ms. */
-  wallMs: number;
-  /** Wall-clock ms at spawn and at exit. */
-  startedAt: number;
-  exitedAt: number;
-}
-
-/**
- * Runs a command to its end, failing loudly when it exits otherwise than 0 or `allowed` (bench
- * exits 1 when workflows/llama.ts's accuracy threshold fails, as it does on the uniform server).
- */
-async function spawn(
-  command: string,
-  args: string[],
-  allowed = 0,
-  env: Record<string, string> = {},
-): Promise<Spawned> {
-  const startedAt = wallNow();
-  const child = new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...env },
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
-  const status = await child.status;
-  const exitedAt = wallNow();
-  if (status.code !== 0 && status.code !== allowed) {
-    throw new Error(`${command} ${args.join(" ")} exited ${status.code}: ${await stderr}`);
-  }
-  await stderr;
-  return { wallMs: exitedAt - startedAt, startedAt, exitedAt };
-}
-
-/**
- * The words of `deno task bench` after `deno` (its flags included), read from `deno.json`, so
- * perf runs exactly what the task runs.
- */
-const BENCH_TASK: readonly string[] = (() => {
-  const config = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json")));
-  const words = String(config.tasks.bench).split(/\s+/);
-  if (words[0] !== "deno" || words.at(-1) !== "scripts/bench.ts") {
-    throw new Error(
-      `perf: deno.json's bench task "${config.tasks.bench}" is not "deno … scripts/bench.ts"`,
-    );
-  }
-  return [...words.slice(1, -1), join(ROOT, "scripts/bench.ts")];
-})();
-
-function benchArgs(url: string, out: string, extra: string[]): string[] {
-  return [
-    ...BENCH_TASK,
-    WORKFLOW,
+/** One whole `deno task bench workflows/llama.ts` (400 cases) into a fresh directory. */
+async function typedRun(
+  ctx: Context,
+  url: string,
+  parallel: number,
+  name: string,
+): Promise<Measured> {
+  const out = join(ctx.out, name);
+  const m = await measure(Deno.execPath(), [
+    ...task("bench", "bench.ts"),
+    join(ROOT, "workflows/llama.ts"),
     "--base-url",
     url,
+    "--parallel",
+    String(parallel),
     "--out",
     out,
-    "--db",
-    join(out, "..", "index.db"),
-    ...extra,
-  ];
-}
-
-/** The fresh-process floors' command (`scripts/_perf_cold.ts`), with the bench task's flags. */
-const COLD = [...BENCH_TASK.slice(0, -1), join(ROOT, "scripts/_perf_cold.ts")];
-
-/**
- * One whole `deno task bench workflows/llama.ts` against `url`, into `out`; fails unless the run
- * completed (its exit status is 1 on the uniform server: the workflow's thresholds fail there).
- */
-async function bench(url: string, out: string, extra: string[]): Promise<Spawned> {
-  const run = await spawn(Deno.execPath(), benchArgs(url, out, extra), 1);
+    "--no-db",
+    // The uniform server fails the workflow's accuracy threshold: exit 1 with a completed run.
+  ], { cwd: ROOT, limitMs: 120_000, capMb: CAP_MB, allowed: [0, 1] });
   const status = JSON.parse(await Deno.readTextFile(join(out, "run.json"))).status;
-  if (status !== "completed") throw new Error(`perf: the bench run in "${out}" is ${status}`);
-  return run;
+  if (status !== "completed") throw new Error(`the run in ${out} is ${status}`);
+  return m;
 }
 
-/** A Python 3 with httpx: Debian's, else the one on PATH; installs python3-httpx when neither. */
+/** Ratio: whole bench at 20 ms per answer ÷ the bare loop's time, alternated. */
+async function ratioSection(ctx: Context): Promise<void> {
+  say(
+    `\nTyped Decisions, 400 cases, 20 ms per answer, parallel 8: whole deno task bench ÷ bare fetch loop`,
+  );
+  try {
+    const url = await ctx.server(20);
+    const engine = systemOneEngine(url);
+    const dataset = await loadDataset();
+    const bodies = dataset.cases.map((c) =>
+      engine.build({
+        state: c.state,
+        questions: c.questions,
+        model: "default",
+        stateEncoding: "json",
+      }).body
+    );
+    const target = engine.params.url as string;
+    await bareLoop(target, bodies.slice(0, 80), 8); // warm-up
+    const bare: number[] = [];
+    const whole: number[] = [];
+    for (let r = 0; r < ctx.options.rounds; r++) {
+      bare.push(await bareLoop(target, bodies, 8));
+      whole.push((await typedRun(ctx, url, 8, `ratio-${r}`)).wallMs);
+    }
+    const ratio = whole.map((w, i) => w / bare[i]!);
+    say(
+      `  bench ${ms(whole)}  bare loop ${ms(bare)}  ratio ${
+        figure(ratio, { unit: "×", decimals: 2 })
+      }  ${goal(ratio, "<=", 1.25, "1.25×")}`,
+    );
+  } catch (error) {
+    say(`  ${failed(error)}`);
+  }
+}
+
+/** A Python 3 with httpx: Debian's, else the one on PATH. */
 async function findPython(): Promise<string> {
-  const works = async (python: string): Promise<boolean> => {
+  for (const python of ["/usr/bin/python3", "python3"]) {
     try {
       const out = await new Deno.Command(python, {
         args: ["-c", "import httpx"],
         stdout: "null",
         stderr: "null",
       }).output();
-      return out.success;
-    } catch {
-      return false;
-    }
-  };
-  for (const python of ["/usr/bin/python3", "python3"]) if (await works(python)) return python;
-  console.error("perf: installing python3-httpx for the peer harness (apt-get)");
-  const sudo = Deno.uid() === 0 ? [] : ["sudo"];
-  const install = await new Deno.Command(sudo[0] ?? "apt-get", {
-    args: [...(sudo.length ? ["apt-get"] : []), "install", "-y", "-qq", "python3-httpx"],
-    env: { DEBIAN_FRONTEND: "noninteractive" },
-    stdout: "null",
-  }).output();
-  if (!install.success || !await works("/usr/bin/python3")) {
-    throw new Error("Cannot run the peer harness: apt-get install python3-httpx failed");
+      if (out.success) return python;
+    } catch { /* not there */ }
   }
-  return "/usr/bin/python3";
-}
-
-interface Options {
-  rounds: number;
-  parallel: number;
-  predictor: string;
-  /** Sections to run. */
-  only: Set<string>;
-}
-
-const SECTIONS = ["phase", "fixed", "result", "peer", "curve", "transport"];
-
-/** 1. The request phase: decibench in this process vs the bare loop, alternated. */
-async function requestPhase(
-  dataset: Dataset,
-  server: PerfServer,
-  latencyMs: number,
-  options: Options,
-  out: string,
-): Promise<{
-  bare: number[];
-  full: number[];
-  ratio: number[];
-  floorRatio: number[];
-  bareCpu: number[];
-  fullCpu: number[];
-  floorCpu: number[];
-  requests: number;
-}> {
-  const repeat = latencyMs === 0 ? 10 : latencyMs <= 2 ? 4 : 1;
-  const { parallel } = options;
-  const workflow = validateWorkflow({
-    name: "perf",
-    endpoint: { baseUrl: server.url, model: "perf" },
-    parallel,
-  }, "perf");
-  const endpoint = await prepareEndpoint(workflow.endpoint!);
-  const engine = systemOneEngine(server.url);
-  const cases = Array.from({ length: repeat }, () => dataset.cases).flat();
-  const bodies = cases.map((c) =>
-    engine.build({ state: c.state, questions: c.questions, model: "perf", stateEncoding: "json" })
-      .body
-  );
-  const url = engine.params.url as string;
-  await bareLoop(url, bodies.slice(0, 800), parallel); // warm-up
-  const bare: number[] = [];
-  const full: number[] = [];
-  const ratio: number[] = [];
-  const bareCpu: number[] = [];
-  const fullCpu: number[] = [];
-  const floorRatio: number[] = [];
-  const floorCpu: number[] = [];
-  const floorPath = (r: number | string) => join(out, `floor-${latencyMs}-${r}.jsonl`);
-  await floorLoop(url, cases.slice(0, 800), parallel, floorPath("warm-up"));
-  for (let r = 0; r < options.rounds; r++) {
-    const cpu0 = cpuMs();
-    const bareMs = await timed(() => bareLoop(url, bodies, parallel));
-    bareCpu.push((cpuMs() - cpu0) / cases.length * 1000);
-    const cpu2 = cpuMs();
-    const floorMs = await timed(() => floorLoop(url, cases, parallel, floorPath(r)));
-    floorCpu.push((cpuMs() - cpu2) / cases.length * 1000);
-    floorRatio.push(bareMs / floorMs);
-    let cpuAnswered = 0;
-    const cpu1 = cpuMs();
-    // decibench: from the call (run directory, run.json, spec and fingerprint included) to the
-    // moment the last case is validated, scored and appended to decisions.jsonl.
-    let answered = 0;
-    const t = performance.now();
-    const result = await runPrepared(workflow, { dataset, cases, endpoint }, {
-      outDir: join(out, `phase-${latencyMs}-${r}`),
-      parallel,
-      // The request phase only: no reports or index at the end.
-      reports: false,
-      dbPath: null,
-      onEvent: (event) => {
-        if (event.event === "case" && event.done === event.total) {
-          answered = performance.now();
-          cpuAnswered = cpuMs();
-        }
-      },
-    });
-    fullCpu.push((cpuAnswered - cpu1) / cases.length * 1000);
-    if (result.summary.errors) throw new Error(`perf run had ${result.summary.errors} errors`);
-    const fullMs = answered - t;
-    bare.push(cases.length / (bareMs / 1000));
-    full.push(cases.length / (fullMs / 1000));
-    ratio.push(bareMs / fullMs);
-  }
-  return { bare, full, ratio, floorRatio, bareCpu, fullCpu, floorCpu, requests: cases.length };
-}
-
-/** What every section needs. */
-interface Context {
-  dataset: Dataset;
-  options: Options;
-  out: string;
-  server(latency: number): PerfServer;
-  say(text: string): void;
-}
-
-/** 1. Request-phase ratios at 0, 2 and 20 ms per answer. */
-async function phaseSection(ctx: Context): Promise<void> {
-  const { options, say } = ctx;
-  say(
-    `\nrequest phase: decibench ÷ bare fetch loop, parallel ${options.parallel}, in this process`,
-  );
-  const goals: Record<number, [number, string] | undefined> = {
-    0: [0.75, "0.75"],
-    2: [0.97, "0.97"],
-  };
-  for (const latency of [0, 2, 20]) {
-    const phase = await requestPhase(ctx.dataset, ctx.server(latency), latency, options, ctx.out);
-    const g = goals[latency];
-    say(
-      `  ${String(latency).padStart(2)} ms per answer  ${phase.requests} requests/side  bare ${
-        figure(phase.bare, { unit: " req/s" })
-      }  decibench ${figure(phase.full, { unit: " req/s" })}  ratio ${
-        figure(phase.ratio, { decimals: 2 })
-      }${g ? `  ${goal(phase.ratio, ">=", g[0], g[1])}` : ""}`,
-    );
-    const extra = phase.fullCpu.map((c, i) => c - (phase.bareCpu[i] as number));
-    say(
-      `      client CPU per request: bare ${figure(phase.bareCpu, { unit: " µs" })}, decibench ${
-        figure(phase.fullCpu, { unit: " µs" })
-      }, added ${figure(extra, { unit: " µs" })}`,
-    );
-    say(
-      `      floor loop on fetch (build, JSON.parse, five records through JSON.stringify, one ` +
-        `write; no checks) ÷ bare ${figure(phase.floorRatio, { decimals: 2 })}, client CPU ${
-          figure(phase.floorCpu, { unit: " µs" })
-        } per request`,
-    );
-  }
-}
-
-/** 2. Fixed costs of a whole `deno task bench`: 2,000 decisions, reports and index written. */
-async function fixedSection(ctx: Context): Promise<void> {
-  const { options, say } = ctx;
-  const startup: number[] = [];
-  const ending: number[] = [];
-  // Floors no run can go under, each in a fresh process: Deno's start and exit, and the report
-  // charts' code loaded and drawn cold (`scripts/_perf_cold.ts`).
-  const empty: number[] = [];
-  const charts = { loadMs: [] as number[], drawMs: [] as number[], againMs: [] as number[] };
-  const s0 = ctx.server(0);
-  for (let r = 0; r < options.rounds; r++) {
-    await s0.reset();
-    const out = join(ctx.out, `fixed-${r}`);
-    const run = await bench(s0.url, out, ["--parallel", String(options.parallel)]);
-    const stats = await s0.stats();
-    if (stats.first === null || stats.last === null || stats.answered !== 400) {
-      throw new Error(`perf: the bench run answered ${stats.answered} requests, not 400`);
-    }
-    startup.push(stats.first - run.startedAt);
-    ending.push(run.exitedAt - stats.last);
-    empty.push((await spawn(Deno.execPath(), [...COLD, "--empty"])).wallMs);
-    const cold = await new Deno.Command(Deno.execPath(), { args: COLD, cwd: ROOT }).output();
-    if (!cold.success) throw new Error(`perf: ${COLD.join(" ")} failed`);
-    const figures = JSON.parse(new TextDecoder().decode(cold.stdout));
-    for (const key of ["loadMs", "drawMs", "againMs"] as const) charts[key].push(figures[key]);
-  }
-  say(`\nfixed costs of deno task bench (workflows/llama.ts, 2,000 decisions, reports + index)`);
-  say(
-    `  start-up    process start → first request  ${figure(startup, { unit: " ms" })}  ${
-      goal(startup, "<=", 150, "150 ms")
-    }`,
-  );
-  say(
-    `  end of run  last answer → exit             ${figure(ending, { unit: " ms" })}  ${
-      goal(ending, "<=", 200, "200 ms")
-    }`,
-  );
-  say(
-    `  floors, each in a fresh process: Deno's start and exit ${
-      figure(empty, { unit: " ms" })
-    }; the report charts' code (Observable Plot, linkedom) loaded ${
-      figure(charts.loadMs, { unit: " ms" })
-    }, two charts drawn cold ${figure(charts.drawMs, { unit: " ms" })} (warm ${
-      figure(charts.againMs, { unit: " ms" })
-    })`,
+  throw new Error(
+    "Cannot run the peer harness: no python3 with httpx (apt-get install python3-httpx)",
   );
 }
 
-/** 3. Whole run at 20 ms per answer ÷ the bare loop's request time, and the smoke run. */
-async function resultSection(ctx: Context): Promise<void> {
-  const { options, say } = ctx;
-  const s20 = ctx.server(20);
-  const engine = systemOneEngine(s20.url);
-  const bodies = ctx.dataset.cases.map((c) =>
-    engine.build({
-      state: c.state,
-      questions: c.questions,
-      model: "default",
-      stateEncoding: "json",
-    })
-      .body
-  );
-  const ratio: number[] = [];
-  const wholeMs: number[] = [];
-  const smoke: number[] = [];
-  const bareMs: number[] = [];
-  for (let r = 0; r < options.rounds; r++) {
-    const bare = await timed(() => bareLoop(engine.params.url as string, bodies, options.parallel));
-    bareMs.push(bare);
-    const run = await bench(s20.url, join(ctx.out, `whole-${r}`), [
-      "--parallel",
-      String(options.parallel),
-    ]);
-    wholeMs.push(run.wallMs);
-    ratio.push(run.wallMs / bare);
-    const out = join(ctx.out, `smoke-${r}`);
-    smoke.push((await bench(ctx.server(0).url, out, ["--limit", "20"])).wallMs);
-  }
-  say(`\ntime to result`);
-  say(
-    `  whole deno task bench ÷ bare loop's request time (400 cases, 20 ms, parallel ${options.parallel}, bare ${
-      figure(bareMs, { unit: " ms" })
-    })`,
-  );
-  say(
-    `      ${figure(ratio, { unit: "×", decimals: 2 })}  ${goal(ratio, "<=", 1.25, "1.25×")}`,
-  );
-  say(`      whole run ${figure(wholeMs, { unit: " ms" })}`);
-  say(
-    `  --limit 20 smoke run, wall time  ${figure(smoke, { unit: " ms" })}  ${
-      goal(smoke, "<", 300, "300 ms")
-    }`,
-  );
-}
-
-/** The headline metric of a run.json summary, v2 (`summary.metrics`) or v1 (top level). */
-function metricOf(summary: Record<string, unknown>, name: string): number | null {
-  const metrics = summary.metrics as Record<string, number | null> | undefined;
-  return (metrics ? metrics[name] : summary[name] as number | null | undefined) ?? null;
-}
-
-/** 4. decibench against the peer harness: 400 cases, parallel 4, whole runs, alternated. */
+/** Peer: the whole run against the Python/httpx peer, 400 cases, parallel 4, alternated. */
 async function peerSection(ctx: Context): Promise<void> {
-  const { options, say } = ctx;
-  const python = await findPython();
-  const s0 = ctx.server(0);
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  const speedup: number[] = [];
-  let same = true;
-  for (let r = 0; r < options.rounds; r++) {
-    const mineOut = join(ctx.out, `vs-${r}`);
-    const mine = await bench(s0.url, mineOut, ["--parallel", "4"]);
-    const peerOut = join(ctx.out, `peer-${r}`);
-    const peer = await spawn(python, [
-      join(ROOT, "scripts/peer/peer.py"),
-      "--url",
-      s0.url,
-      "--parallel",
-      "4",
-      "--out",
-      peerOut,
-    ]);
-    ours.push(mine.wallMs);
-    theirs.push(peer.wallMs);
-    speedup.push(peer.wallMs / mine.wallMs);
-    const a = JSON.parse(await Deno.readTextFile(join(mineOut, "run.json"))).summary;
-    const b = JSON.parse(await Deno.readTextFile(join(peerOut, "summary.json")));
-    for (const metric of ["accuracy", "kl", "brier", "ece"]) {
-      const x = metricOf(a, metric);
-      if (x === null || Math.abs(x - b[metric]) > 1e-9) same = false;
-    }
-  }
-  const version = await new Deno.Command(python, {
-    args: ["-c", "import sys, httpx; print(sys.version.split()[0], httpx.__version__)"],
-  }).output();
-  const [py, httpx] = new TextDecoder().decode(version.stdout).trim().split(" ");
   say(
-    `\nagainst the peer (scripts/peer/peer.py: Python ${py}, httpx ${httpx}), 400 cases, parallel 4, whole runs`,
+    `\nTyped Decisions, 400 cases, parallel 4, uniform server at 0 ms: whole run against the Python/httpx peer`,
   );
-  say(
-    `  decibench ${figure(ours, { unit: " ms" })}  peer ${figure(theirs, { unit: " ms" })}  ` +
-      `decibench is ${figure(speedup, { decimals: 2, unit: "×" })} faster  ${
-        goal(speedup, ">=", 3, "3×")
-      }`,
-  );
-  say(`  same accuracy, KL, Brier and ECE on every round: ${same ? "yes" : "NO"}`);
-}
-
-/** A transport under test: sends one body, resolves to the reply text. */
-type Sender = (body: string) => Promise<string>;
-
-/**
- * The transports decibench could use, on one path (POST a body, read the reply as text):
- * `fetch` (what a run uses), `node:http` with a keep-alive agent, and undici's pool (npm). Closes
- * them at the end.
- */
-async function transports(url: string, parallel: number): Promise<{
-  senders: Record<string, Sender>;
-  close(): Promise<void>;
-}> {
-  const http = await import("node:http");
-  const { Pool } = await import("undici");
-  const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: parallel });
-  const pool = new Pool(target.origin, { connections: parallel });
-  const headers = { "content-type": "application/json" };
-  const senders: Record<string, Sender> = {
-    fetch: async (body) => await (await fetch(url, { method: "POST", headers, body })).text(),
-    "node:http": (body) =>
-      new Promise((resolve, reject) => {
-        const request = http.request({
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: "POST",
-          agent,
-          headers: { ...headers, "content-length": String(new TextEncoder().encode(body).length) },
-        }, (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk: string) => (text += chunk));
-          response.on("end", () => resolve(text));
-          response.on("error", reject);
-        });
-        request.on("error", reject);
-        request.end(body);
-      }),
-    undici: async (body) => {
-      const response = await pool.request({ path: target.pathname, method: "POST", headers, body });
-      return await response.body.text();
-    },
-  };
-  return {
-    senders,
-    close: async () => {
-      agent.destroy();
-      await pool.close();
-    },
-  };
-}
-
-/** 6. The transport, chosen by measurement: requests per second and client CPU per request. */
-async function transportSection(ctx: Context): Promise<void> {
-  const { options, say } = ctx;
-  const s0 = ctx.server(0);
-  const engine = systemOneEngine(s0.url);
-  const url = engine.params.url as string;
-  const bodies = Array.from({ length: 5 }, () => ctx.dataset.cases).flat().map((c) =>
-    engine.build({ state: c.state, questions: c.questions, model: "perf", stateEncoding: "json" })
-      .body
-  );
-  const { senders, close } = await transports(url, options.parallel);
   try {
-    const rate: Record<string, number[]> = {};
-    const cpu: Record<string, number[]> = {};
-    for (let r = 0; r <= options.rounds; r++) {
-      for (const [name, sender] of Object.entries(senders)) {
-        let next = 0;
-        const cpu0 = cpuMs();
-        const ms = await timed(() =>
-          Promise.all(Array.from({ length: options.parallel }, async () => {
-            while (next < bodies.length) await sender(bodies[next++] as string);
-          }))
-        );
-        if (r === 0) continue; // warm-up round
-        (rate[name] ??= []).push(bodies.length / (ms / 1000));
-        (cpu[name] ??= []).push((cpuMs() - cpu0) / bodies.length * 1000);
-      }
+    const python = await findPython();
+    const url = await ctx.server(0);
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let r = 0; r < ctx.options.rounds; r++) {
+      ours.push((await typedRun(ctx, url, 4, `vs-${r}`)).wallMs);
+      const peer = await measure(python, [
+        join(ROOT, "scripts/peer/peer.py"),
+        "--url",
+        url,
+        "--parallel",
+        "4",
+        "--out",
+        join(ctx.out, `peer-${r}`),
+      ], { cwd: ROOT, limitMs: 120_000, capMb: CAP_MB });
+      theirs.push(peer.wallMs);
     }
+    const speedup = theirs.map((t, i) => t / ours[i]!);
     say(
-      `\ntransport: ${bodies.length} requests per round, parallel ${options.parallel}, 0 ms server, alternated`,
+      `  decibench ${ms(ours)}  peer ${ms(theirs)}  decibench is ${
+        figure(speedup, { unit: "×", decimals: 2 })
+      } faster  ${goal(speedup, ">=", 1.2, "1.2×")}`,
     );
-    for (const name of Object.keys(senders)) {
-      say(
-        `  ${name.padEnd(15)} ${figure(rate[name]!, { unit: " req/s" })}  client CPU ${
-          figure(cpu[name]!, { unit: " µs" })
-        } per request`,
-      );
-    }
-  } finally {
-    await close();
+  } catch (error) {
+    say(`  ${failed(error)}`);
   }
 }
-
-/** 5. Time to result over parallel 1…2N against a server with N slots (one round). */
-async function curveSection(ctx: Context): Promise<void> {
-  const slots = 4;
-  const slotted = await startServer(ctx.options.predictor, 20, slots);
-  try {
-    const cases = ctx.dataset.cases.slice(0, 80);
-    const workflow = validateWorkflow({
-      name: "curve",
-      endpoint: { baseUrl: slotted.url, model: "perf" },
-    }, "curve");
-    const endpoint = await prepareEndpoint(workflow.endpoint!);
-    const points: string[] = [];
-    for (let p = 1; p <= 2 * slots; p++) {
-      const ms = await timed(() =>
-        runPrepared(workflow, { dataset: ctx.dataset, cases, endpoint }, {
-          outDir: join(ctx.out, `curve-${p}`),
-          parallel: p,
-          reports: false,
-          dbPath: null,
-        })
-      );
-      points.push(`${p}: ${Math.round(ms).toLocaleString("en-US")} ms`);
-    }
-    ctx.say(
-      `\ntime to result over parallel 1…${
-        2 * slots
-      }, server with ${slots} slots, 20 ms per answer, 80 cases (one round)`,
-    );
-    ctx.say(`  ${points.join("  ")}`);
-  } finally {
-    await slotted.close();
-  }
-}
-
-const USAGE =
-  "usage: deno task perf [--rounds N] [--parallel N] [--predictor NAME] [--only SECTION,…]";
 
 async function main(args: string[]): Promise<number> {
-  const { values } = parse(args, {
+  const { values, positionals } = parse(args, {
+    quick: { type: "boolean" },
     rounds: { type: "string" },
-    parallel: { type: "string" },
-    predictor: { type: "string" },
     only: { type: "string" },
-  });
-  const options: Options = {
-    rounds: intFlag(values.rounds, "rounds", 1) ?? 5,
-    parallel: intFlag(values.parallel, "parallel", 1) ?? 8,
-    // uniform: the cheapest server, so the client's own cost shows most.
-    predictor: typeof values.predictor === "string" ? values.predictor : "uniform",
-    only: new Set(typeof values.only === "string" ? values.only.split(",") : SECTIONS),
-  };
-  for (const section of options.only) {
+    sizes: { type: "string" },
+    keep: { type: "string" },
+  }, "perf");
+  if (positionals.length) {
+    throw new UsageError(`Cannot use "${positionals[0]}": perf takes only flags`);
+  }
+  const quick = values.quick === true;
+  const only = typeof values.only === "string" ? values.only.split(",") : SECTIONS;
+  for (const section of only) {
     if (!SECTIONS.includes(section)) {
       throw new UsageError(
         `--only: unknown section "${section}"; give some of ${SECTIONS.join(",")}`,
       );
     }
   }
-  const dataset = await loadDataset();
-  const out = await Deno.makeTempDir({ prefix: "decibench-perf-" });
-  const servers = new Map<number, PerfServer>();
+  const options: Options = {
+    quick,
+    rounds: intFlag(values.rounds, "rounds", 1) ?? (quick ? 1 : 3),
+    only: new Set(only),
+    sizes: typeof values.sizes === "string"
+      ? [...new Set(values.sizes.split(",").map(parseSize))].sort((a, b) => a - b)
+      : quick
+      ? [10_000, 30_000]
+      : [10_000, 100_000, 300_000, 1_000_000],
+    keep: typeof values.keep === "string" ? values.keep : null,
+  };
+  if (options.keep !== null) await Deno.mkdir(options.keep, { recursive: true });
+  const out = options.keep ?? await Deno.makeTempDir({ prefix: "decibench-perf-" });
+  const ctx = new Context(options, out);
+  const started = performance.now();
+  const rounds = options.rounds === 1
+    ? "one round"
+    : `medians of ${options.rounds} rounds [min–max]`;
+  say(
+    `decibench perf: ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; ${rounds}; ` +
+      `every process measured from outside`,
+  );
+  const sections: Record<string, (ctx: Context) => Promise<void>> = {
+    scale: scaleSection,
+    view: viewSection,
+    tools: toolsSection,
+    ratio: ratioSection,
+    peer: peerSection,
+  };
   try {
-    for (const latency of [0, 2, 20]) {
-      servers.set(latency, await startServer(options.predictor, latency));
-    }
-    const ctx: Context = {
-      dataset,
-      options,
-      out,
-      server: (latency) => servers.get(latency) as PerfServer,
-      say: (text) => console.log(text),
-    };
-    ctx.say(
-      `decibench perf: ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; ` +
-        `medians of ${options.rounds} alternated rounds [min–max]; reference servers ` +
-        `(${options.predictor}) in their own processes`,
-    );
-    const sections: Record<string, (ctx: Context) => Promise<void>> = {
-      phase: phaseSection,
-      fixed: fixedSection,
-      result: resultSection,
-      peer: peerSection,
-      curve: curveSection,
-      transport: transportSection,
-    };
     for (const name of SECTIONS) if (options.only.has(name)) await sections[name]!(ctx);
   } finally {
-    for (const s of servers.values()) await s.close();
-    await Deno.remove(out, { recursive: true });
+    for (const server of ctx.servers.values()) await server.close();
+    if (options.keep === null) await Deno.remove(out, { recursive: true });
   }
+  say(`\nperf took ${count(Math.round((performance.now() - started) / 1000))} s`);
   return 0;
 }
 

@@ -116,16 +116,20 @@ Deno.test("usage and input errors exit 2 with one message, before a run director
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /line 1/);
     });
-    await t.step("perf with an unknown --only section or a bad --rounds", async () => {
-      const r = await runScript("perf.ts", ["--only", "phase,nope"]);
+    await t.step("perf with an unknown --only section, a bad --rounds or --sizes", async () => {
+      const r = await runScript("perf.ts", ["--only", "scale,nope"]);
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /^decibench: --only: unknown section "nope"; give some of phase,/);
+      assert.match(r.stderr, /^decibench: --only: unknown section "nope"; give some of scale,/);
       assert.match(r.stderr, /usage: deno task perf/);
       assert.doesNotMatch(r.stderr, /Uncaught| {4}at /);
       const rounds = await runScript("perf.ts", ["--rounds", "0"]);
       assert.equal(rounds.code, 2, rounds.stderr);
       assert.match(rounds.stderr, /--rounds/);
       assert.doesNotMatch(rounds.stderr, /Uncaught| {4}at /);
+      const sizes = await runScript("perf.ts", ["--sizes", "10k,lots"]);
+      assert.equal(sizes.code, 2, sizes.stderr);
+      assert.match(sizes.stderr, /^decibench: Cannot use --sizes "lots": give row counts/);
+      assert.doesNotMatch(sizes.stderr, /Uncaught| {4}at /);
     });
     await t.step("sweep with a labels line that breaks the format", async () => {
       const labels = `${tmp}/labels.jsonl`;
