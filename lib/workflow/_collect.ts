@@ -19,7 +19,7 @@ import type {
   RunSink,
   ThresholdResult,
 } from "../record/mod.ts";
-import { buildReport, type RunReport } from "../report/mod.ts";
+import { ReportAccumulator, type RunReport } from "../report/mod.ts";
 import { MetricsAccumulator, type Summary } from "../metrics/mod.ts";
 import type { Workflow } from "./schemas.ts";
 import { ThresholdAccumulator } from "./thresholds.ts";
@@ -27,11 +27,27 @@ import { ThresholdAccumulator } from "./thresholds.ts";
 /** Most cases waiting for an earlier one before they are summed out of order. */
 export const REORDER_WINDOW = 4096;
 
+/** Options of {@linkcode RunAccumulator}. */
+export interface RunAccumulatorOptions {
+  /**
+   * Bootstrap replicates.
+   *
+   * @default 1000
+   */
+  resamples?: number | undefined;
+  /**
+   * Most decisions in the report's sample.
+   *
+   * @default {SAMPLE_DECISIONS}
+   */
+  sampleDecisions?: number | undefined;
+}
+
 /** Sums the run's decisions case by case and gives the summary, thresholds and report. */
 export class RunAccumulator implements RunSink {
   readonly #metrics: MetricsAccumulator;
   readonly #thresholds: ThresholdAccumulator;
-  readonly #records: DecisionRecord[] = [];
+  readonly #report: ReportAccumulator;
   readonly #pending = new Map<number, readonly DecisionRecord[]>();
   #next = 0;
   #cases = 0;
@@ -40,10 +56,17 @@ export class RunAccumulator implements RunSink {
    * An empty accumulator for one run.
    *
    * @param workflow The run's workflow (its seed and thresholds).
+   * @param options Replicates and the report's sample (tests make them small).
    */
-  constructor(workflow: Workflow) {
-    this.#metrics = new MetricsAccumulator({ seed: workflow.seed });
-    this.#thresholds = new ThresholdAccumulator(workflow.thresholds, { seed: workflow.seed });
+  constructor(
+    workflow: Pick<Workflow, "seed" | "thresholds">,
+    options: RunAccumulatorOptions = {},
+  ) {
+    const { resamples, sampleDecisions } = options;
+    const seed = workflow.seed;
+    this.#metrics = new MetricsAccumulator({ seed, resamples });
+    this.#thresholds = new ThresholdAccumulator(workflow.thresholds, { seed, resamples });
+    this.#report = new ReportAccumulator({ seed, sampleDecisions });
   }
 
   /** Cases summed or waiting. */
@@ -51,9 +74,14 @@ export class RunAccumulator implements RunSink {
     return this.#cases;
   }
 
-  /** Bytes of bounded state held besides the reorder window (grows with groups, not cases). */
+  /** Bytes of the metric and threshold accumulators (they grow with groups, not cases). */
   get bytes(): number {
     return this.#metrics.bytes + this.#thresholds.bytes;
+  }
+
+  /** The report's bounded state: decisions in its sample and its other entries. */
+  get reportState(): { sampled: number; entries: number } {
+    return { sampled: this.#report.sampled, entries: this.#report.entries };
   }
 
   /** Cases waiting in the reorder window. */
@@ -97,7 +125,7 @@ export class RunAccumulator implements RunSink {
     if (id === undefined) return;
     this.#metrics.addCase(id, records);
     this.#thresholds.addCase(id, records);
-    for (const r of records) this.#records.push(r);
+    this.#report.addCase(id, records);
   }
 
   /**
@@ -129,6 +157,6 @@ export class RunAccumulator implements RunSink {
    */
   report(run: RunJson, info: DatasetInfo): RunReport {
     this.#flush();
-    return buildReport(run, this.#records, info);
+    return this.#report.report(run, info, this.#metrics);
   }
 }

@@ -36,7 +36,7 @@ export interface EvaluateThresholdsOptions {
    * Bootstrap resamples for bounds.
    * @default 1000
    */
-  resamples?: number;
+  resamples?: number | undefined;
 }
 
 /**
