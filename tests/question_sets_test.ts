@@ -149,7 +149,7 @@ Deno.test("unlabelled rows are asked and recorded with null gold, and left out o
   assert.equal(s.accuracy, 3 / 7);
   const kl = (2 * Math.log(2) + 2 * Math.log(2) + 3 * Math.log(3)) / 7;
   assert.ok(Math.abs(s.kl! - kl) < 1e-12, `KL ${s.kl} = mean −ln p(label)`);
-  const report = markdownReport(result.report);
+  const report = await Deno.readTextFile(join(result.dir, "report.md"));
   assert.match(report, /rating \| none \(not the Typed Decisions card protocol\)/);
   assert.match(report, /KL\(gold ‖ pred\) is then −ln p\(label\)/);
   assert.match(report, /unlabelled: urgent 1, team 1/);
