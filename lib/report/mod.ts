@@ -18,6 +18,7 @@ export {
   type TableOptions,
 } from "./format.ts";
 export { breakdownData, type TableData } from "./tables.ts";
+export { errorKindData, type ErrorKindRow, errorsByKind } from "./errors.ts";
 export {
   buildReport,
   type BuildReportOptions,

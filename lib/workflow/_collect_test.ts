@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
 import type { DecisionRecord } from "../record/mod.ts";
+import { markdownSections } from "../report/mod.ts";
 import { RunAccumulator } from "./_collect.ts";
 
 /** Case i of a synthetic run: five questions, three lanes, a few errors and warnings. */
@@ -30,6 +31,16 @@ function feed(acc: RunAccumulator, from: number, to: number): void {
   }
 }
 
+const info = {
+  dataset: "LocalLLaMA/typed-decisions",
+  revision: "e039ebffcc280174dd354227424fb2b249f191de",
+  license: "Apache-2.0",
+  url: "https://huggingface.co/datasets/LocalLLaMA/typed-decisions",
+  split: "test" as const,
+  sha256: "0".repeat(64),
+  rows: 6,
+};
+
 const workflow = {
   seed: 5,
   thresholds: [
@@ -48,7 +59,7 @@ Deno.test("a run's accumulator state does not grow with the number of cases", ()
   assert.equal(large.entries, small.entries, "error and warning kinds, disagreements, groups");
   assert.ok(large.sampled <= 500 && large.sampled >= 495, `sample of ${large.sampled}`);
   assert.equal(large.waiting, 0, "no case left in the reorder window");
-  const report = acc.report(runJson([], { summary: null }), {} as never);
+  const report = acc.report(runJson([], { summary: null }), info);
   assert.equal(report.summary.decisions, 20_000);
   assert.equal(report.asked, 4000);
   assert.deepEqual(report.sample, { decisions: large.sampled, of: 20_000, cap: 500 });
@@ -56,6 +67,10 @@ Deno.test("a run's accumulator state does not grow with the number of cases", ()
   assert.equal(report.errors[0]?.cases, 236);
   assert.ok(report.points.length <= large.sampled && report.points.length > 450);
   assert.equal(acc.thresholds().length, 1);
+  assert.match(
+    markdownSections(report).head,
+    /Fitted on a sample of at most 500 decisions \(\d+ of 20,000, whole cases/,
+  );
 });
 
 Deno.test("a run's accumulator gives the same figures whatever order cases are answered in", () => {
@@ -68,5 +83,5 @@ Deno.test("a run's accumulator gives the same figures whatever order cases are a
   assert.deepEqual(shuffled.summary(), inOrder.summary());
   assert.deepEqual(shuffled.thresholds(), inOrder.thresholds());
   const run = runJson([], { summary: null });
-  assert.deepEqual(shuffled.report(run, {} as never), inOrder.report(run, {} as never));
+  assert.deepEqual(shuffled.report(run, info), inOrder.report(run, info));
 });
