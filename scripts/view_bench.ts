@@ -11,7 +11,13 @@
 import { join } from "node:path";
 import { intFlag, parse } from "../lib/cli/args.ts";
 import { summarize } from "../lib/metrics/mod.ts";
-import { type DecisionRecord, indexRun, openIndex, type RunJson } from "../lib/record/mod.ts";
+import {
+  type DecisionRecord,
+  indexRun,
+  openIndex,
+  readDecisions,
+  type RunJson,
+} from "../lib/record/mod.ts";
 import { startView } from "../lib/view/mod.ts";
 import { loadWorkflow, runBenchmark } from "../lib/workflow/mod.ts";
 
@@ -39,16 +45,17 @@ async function main(): Promise<void> {
     );
     const result = await runBenchmark(workflow, { outDir: join(tmp, "source"), dbPath: null });
     const base = result.run;
+    const records = await readDecisions(join(result.dir, "decisions.jsonl"));
     const dbPath = join(tmp, "decibench.db");
     const index = openIndex(dbPath);
     const at = (i: number) => new Date(Date.parse(base.started_at) - i * 60_000).toISOString();
     for (let i = 0; i < 9; i++) {
       const run: RunJson = { ...base, id: `small-${i + 1}`, started_at: at(i + 1) };
-      indexRun(index, run, result.records);
+      indexRun(index, run, records);
     }
     const big: DecisionRecord[] = [];
     for (let k = 1; k <= 10; k++) {
-      for (const r of result.records) big.push({ ...r, case: `${r.case}#r${k}` });
+      for (const r of records) big.push({ ...r, case: `${r.case}#r${k}` });
     }
     const bigRun: RunJson = {
       ...base,
@@ -59,7 +66,7 @@ async function main(): Promise<void> {
     };
     indexRun(index, bigRun, big);
     index.close();
-    console.log(`Index: 10 runs (${big.length} + 9 × ${result.records.length} decisions)\n`);
+    console.log(`Index: 10 runs (${big.length} + 9 × ${records.length} decisions)\n`);
 
     const view = await startView({ port: 0, dbPath, runsDir: "" });
     try {

@@ -73,7 +73,7 @@ Deno.test("`bench` appends to one decisions.jsonl that only grows, in the order 
     for (const id of seen) assert.ok(report.includes(`\n${id}  `), `trace of ${id}`);
     assert.deepEqual(
       [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
-      ["decisions.jsonl", "report.html", "report.md", "run.json"],
+      ["decisions.jsonl", "report.html", "report.json", "report.md", "run.json"],
       "no part file or lock left",
     );
   } finally {

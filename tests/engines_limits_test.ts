@@ -50,7 +50,8 @@ Deno.test("a pcd case over the 64 KiB context is recorded as kind limit and neve
   const cases = casesWithOneTooLarge(70_000);
   const result = await runOn("pcd", cases, server.url);
   assert.equal(result.status, "incomplete");
-  const refused = result.records.filter((r) => r.case === cases[1]?.id);
+  const records = await readDecisions(`${result.dir}/decisions.jsonl`);
+  const refused = records.filter((r) => r.case === cases[1]?.id);
   assert.equal(refused.length, 5);
   for (const r of refused) {
     assert.equal(r.error?.kind, "limit");
@@ -62,7 +63,7 @@ Deno.test("a pcd case over the 64 KiB context is recorded as kind limit and neve
     assert.equal(r.correct, false);
     assert.equal(r.predicted, null);
   }
-  const answered = result.records.filter((r) => r.case !== cases[1]?.id);
+  const answered = records.filter((r) => r.case !== cases[1]?.id);
   assert.equal(answered.length, 10);
   assert.ok(answered.every((r) => r.error === null && r.kl === 0 && r.calibrated === false));
   assert.equal(server.stats().decisionRequests, 2, "the refused case was never sent");
@@ -74,7 +75,8 @@ Deno.test("an Ollama body over 64 KiB is recorded as kind limit and never sent",
   await using server = await startReferenceServer({ predictor: "oracle" });
   const cases = casesWithOneTooLarge(66_000);
   const result = await runOn("ollama", cases, server.url);
-  const refused = result.records.filter((r) => r.error !== null);
+  const records = await readDecisions(`${result.dir}/decisions.jsonl`);
+  const refused = records.filter((r) => r.error !== null);
   assert.deepEqual([...new Set(refused.map((r) => r.case))], [cases[1]?.id]);
   assert.ok(refused.every((r) => r.error?.kind === "limit" && r.attempts === 0));
   assert.match(

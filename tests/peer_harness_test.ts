@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT } from "./bench_cli_helpers.ts";
+import { readDecisions } from "../lib/record/mod.ts";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { runBenchmark, validateWorkflow } from "../lib/workflow/mod.ts";
 
@@ -63,7 +64,7 @@ Deno.test("the peer harness records what decibench records on the same faulty se
     }
     const peer = (await Deno.readTextFile(join(dir, "peer", "decisions.jsonl"))).trim().split("\n")
       .map((line) => JSON.parse(line));
-    const mine = ours.records;
+    const mine = await readDecisions(join(ours.dir, "decisions.jsonl"));
     assert.equal(peer.length, mine.length);
     const kinds = new Set<string>();
     for (const [i, a] of mine.entries()) {

@@ -9,7 +9,7 @@ import {
   wireQuestion,
 } from "../lib/dataset/mod.ts";
 import { TICKET_QUESTIONS, ticketSpec, writeTickets } from "../lib/dataset/_fixtures.ts";
-import { loadRun, readDecisions, ResumeMismatchError } from "../lib/record/mod.ts";
+import { inCaseOrder, loadRun, readDecisions, ResumeMismatchError } from "../lib/record/mod.ts";
 import { compareRuns, markdownReport } from "../lib/report/mod.ts";
 import { htmlReport } from "../lib/report/html.ts";
 import {
@@ -93,8 +93,10 @@ Deno.test("a user JSONL with soft gold of 100 Typed Decisions cases scores exact
     assert.equal(b.kl, a.kl, `${predictor}: KL`);
     assert.equal(b.brier, a.brier, `${predictor}: Brier`);
     assert.equal(b.ece, a.ece, `${predictor}: ECE`);
-    for (const [i, r] of user.records.entries()) {
-      const s = builtIn.records[i]!;
+    const builtInRecords = inCaseOrder(await readDecisions(join(builtIn.dir, "decisions.jsonl")));
+    const userRecords = inCaseOrder(await readDecisions(join(user.dir, "decisions.jsonl")));
+    for (const [i, r] of userRecords.entries()) {
+      const s = builtInRecords[i]!;
       assert.deepEqual(
         [r.case, r.question, r.predicted, r.gold, r.gold_probabilities, r.correct, r.kl, r.brier],
         [s.case, s.question, s.predicted, s.gold, s.gold_probabilities, s.correct, s.kl, s.brier],
@@ -147,7 +149,7 @@ Deno.test("unlabelled rows are asked and recorded with null gold, and left out o
   assert.equal(s.accuracy, 3 / 7);
   const kl = (2 * Math.log(2) + 2 * Math.log(2) + 3 * Math.log(3)) / 7;
   assert.ok(Math.abs(s.kl! - kl) < 1e-12, `KL ${s.kl} = mean −ln p(label)`);
-  const report = markdownReport(result.report);
+  const report = await Deno.readTextFile(join(result.dir, "report.md"));
   assert.match(report, /rating \| none \(not the Typed Decisions card protocol\)/);
   assert.match(report, /KL\(gold ‖ pred\) is then −ln p\(label\)/);
   assert.match(report, /unlabelled: urgent 1, team 1/);
@@ -219,8 +221,9 @@ Deno.test("Typed Decisions `cases.questions` runs only those questions, marked n
     outDir: await Deno.makeTempDir(),
     dbPath: null,
   });
-  assert.equal(subset.records.length, 20);
-  assert.ok(subset.records.every((r) => r.question === "needs_review"));
+  const subsetRecords = await readDecisions(join(subset.dir, "decisions.jsonl"));
+  assert.equal(subsetRecords.length, 20);
+  assert.ok(subsetRecords.every((r) => r.question === "needs_review"));
   assert.deepEqual(subset.run.spec.question_set, {
     kind: "typed-decisions",
     card_protocol: false,
@@ -266,17 +269,15 @@ Deno.test("--resume and compare refuse a run whose question set file changed, na
     first.run.spec.fingerprint,
     "the sha256 is in the fingerprint",
   );
+  const firstRecords = await readDecisions(join(first.dir, "decisions.jsonl"));
+  const secondRecords = await readDecisions(join(second.dir, "decisions.jsonl"));
   assert.throws(
     () =>
       compareRuns(
         second.dir === ""
           ? first as never
-          : { dir: first.dir, run: first.run, records: first.records },
-        {
-          dir: second.dir,
-          run: second.run,
-          records: second.records,
-        },
+          : { dir: first.dir, run: first.run, records: firstRecords },
+        { dir: second.dir, run: second.run, records: secondRecords },
       ),
     (error: unknown) =>
       error instanceof RangeError &&

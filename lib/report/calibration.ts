@@ -9,8 +9,6 @@
 import type { RunStability } from "../record/mod.ts";
 import {
   calibrationMeasureData,
-  type CalibrationTables,
-  calibrationTables,
   metricOf,
   stabilityData,
   stabilityQuestionData,
@@ -18,18 +16,6 @@ import {
 import { num, pct, table } from "./format.ts";
 import type { TableData } from "./tables.ts";
 import type { RunReport } from "./model.ts";
-
-const tablesOf = new WeakMap<RunReport, CalibrationTables>();
-
-/** The tables of a report (report.md and report.html show the same ones), computed once per report model. */
-function tablesFor(report: RunReport): CalibrationTables {
-  let tables = tablesOf.get(report);
-  if (tables === undefined) {
-    tables = calibrationTables(report.records, report.run.spec.seed);
-    tablesOf.set(report, tables);
-  }
-  return tables;
-}
 
 const NOTHING_ANSWERED = "No decision was answered: there is nothing to calibrate.";
 
@@ -62,12 +48,24 @@ const SELECTIVE_NOTE =
   "table gives the confidence to route on for each coverage, with the exact share and accuracy " +
   "of the decisions at or above it.";
 
-function temperatureNote(seed: number): string {
+function temperatureNote(seed: number, sample: RunReport["sample"]): string {
   return "How much of the miscalibration one number fixes: per question, one temperature T " +
     "fitted (minimum NLL of the gold label over the predicted distributions) on a seeded half " +
     `of its cases (seed ${seed}) and applied to the other half; ECE (10-bin) and NLL on the ` +
     "held-out half before and after. T < 1 sharpens, T > 1 flattens; accuracy does not change. " +
-    "Reported only: the official scores are never tempered.";
+    "Reported only: the official scores are never tempered." + sampleNote(sample);
+}
+
+/**
+ * What the calibration tables were computed on when the run is larger than the sample: empty for
+ * a run covered whole.
+ */
+function sampleNote(sample: RunReport["sample"]): string {
+  if (sample.decisions >= sample.of) return "";
+  return ` Fitted on a sample of at most ${sample.cap.toLocaleString("en-US")} decisions ` +
+    `(${sample.decisions.toLocaleString("en-US")} of ${sample.of.toLocaleString("en-US")}, ` +
+    "whole cases chosen by a seeded hash of their id); the scorer profile, the Brier " +
+    "decomposition, the coverage table and the charts are computed on the same sample.";
 }
 
 function stabilityNote(s: RunStability): string {
@@ -99,7 +97,7 @@ export function calibrationMarkdown(report: RunReport): string {
       "\n",
     );
   }
-  const { murphy, temperature, profile, coverage } = tablesFor(report);
+  const { murphy, temperature, profile, coverage } = report.calibration;
   const out = [
     "## Calibration measures",
     "",
@@ -130,7 +128,7 @@ export function calibrationMarkdown(report: RunReport): string {
     "",
     "### What a temperature would fix",
     "",
-    temperatureNote(seed),
+    temperatureNote(seed, report.sample),
     "",
     mdTable(temperature, [1, 2, 3, 4, 5, 6]),
     "",
@@ -190,16 +188,16 @@ function note(text: string): string {
  */
 export function calibrationHtml(
   report: RunReport,
-  riskCoverageChart: (records: RunReport["records"]) => string,
+  riskCoverageChart: (points: RunReport["points"]) => string,
 ): string {
-  const { run, records } = report;
+  const { run, points } = report;
   const seed = run.spec.seed;
   if (report.summary.answered === 0) {
     return ["<h2>Calibration measures</h2>", note(NOTHING_ANSWERED), ...stabilityHtml(run)].join(
       "\n",
     );
   }
-  const { murphy, temperature, profile, coverage } = tablesFor(report);
+  const { murphy, temperature, profile, coverage } = report.calibration;
   const out = [
     "<h2>Calibration measures</h2>",
     note(MEASURES_NOTE),
@@ -216,12 +214,12 @@ export function calibrationHtml(
     "<h3>Selective prediction (risk–coverage)</h3>",
     note(SELECTIVE_NOTE),
     `<figure>${
-      riskCoverageChart(records)
+      riskCoverageChart(points)
     }<figcaption>Risk–coverage curve: error rate of the decisions kept when answering only the most ` +
       "confident share (accuracy = 1 − risk); dashed: perfect ranking and no ranking.</figcaption></figure>",
     htmlTable(coverage, [0, 1, 2, 3, 4]),
     "<h3>What a temperature would fix</h3>",
-    note(temperatureNote(seed)),
+    note(temperatureNote(seed, report.sample)),
     htmlTable(temperature, [1, 2, 3, 4, 5, 6]),
   );
   out.push(...stabilityHtml(run));
@@ -247,8 +245,8 @@ function stabilityHtml(run: RunReport["run"]): string[] {
  * @returns Lines of text.
  */
 export function calibrationTerminal(report: RunReport): string[] {
-  const { run, records, summary } = report;
-  const value = (name: string): number | null => metricOf(summary, records, name);
+  const { run, summary } = report;
+  const value = (name: string): number | null => metricOf(summary, name);
   if (summary.answered === 0) return [];
   const lines = [
     `calibration ECE 15-bin ${num(value("ece_15"))}, 15 equal-mass ${num(value("ece_em"))}, ` +

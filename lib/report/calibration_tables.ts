@@ -7,13 +7,13 @@
  * @module
  */
 import {
-  computeMetric,
   coverageThresholds,
   metricByName,
   murphyDecomposition,
   riskCoverage,
   scorerProfile,
   type Summary,
+  type TemperatureWhatIf,
   temperatureWhatIf,
 } from "../metrics/mod.ts";
 import type { DecisionRecord, RunStability } from "../record/mod.ts";
@@ -42,23 +42,15 @@ export const CALIBRATION_SECTION_METRICS: readonly string[] = [
 export const COVERAGE_TARGETS: readonly number[] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 
 /**
- * A metric's value from the summary, or computed from the decisions when the summary predates
- * the metric (a run recorded by an older version).
+ * A metric's value from the summary (a report model's summary holds every registered metric,
+ * those a run recorded by an older version lacks computed from its decisions).
  *
  * @param summary The run's summary.
- * @param records Its decisions.
  * @param name The metric name.
  * @returns The value (null when n/a or unknown).
  */
-export function metricOf(
-  summary: Summary,
-  records: readonly DecisionRecord[],
-  name: string,
-): number | null {
-  const recorded = summary.metrics[name];
-  if (recorded !== undefined) return recorded;
-  const metric = metricByName(name);
-  return metric ? computeMetric(metric, records) : null;
+export function metricOf(summary: Summary, name: string): number | null {
+  return summary.metrics[name] ?? null;
 }
 
 /**
@@ -75,7 +67,7 @@ export function calibrationMeasureData(report: RunReport): TableData {
     rows.push([
       metric.label,
       name,
-      metricText(metric, metricOf(report.summary, report.records, name)),
+      metricText(metric, metricOf(report.summary, name)),
       metricInterval(metric, report.summary.intervals[name]),
       metric.description,
     ]);
@@ -181,7 +173,16 @@ export function temperatureData(
   records: readonly DecisionRecord[],
   seed: number,
 ): TemperatureData {
-  const whatIf = temperatureWhatIf(records, { seed });
+  return temperatureRows(temperatureWhatIf(records, { seed }));
+}
+
+/**
+ * The temperature what-if's table from its result.
+ *
+ * @param whatIf The what-if (`temperatureWhatIf`).
+ * @returns The table, and the split's sizes for the caption.
+ */
+export function temperatureRows(whatIf: TemperatureWhatIf): TemperatureData {
   const row = (r: typeof whatIf.overall) => [
     r.key,
     r.temperature === null ? (r.key === "all" ? "per question" : "n/a") : num(r.temperature),

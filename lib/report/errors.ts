@@ -54,7 +54,14 @@ export function errorsByKind(
     .sort((a, b) => b.decisions - a.decisions);
 }
 
-function exampleText(message: string): string {
+/**
+ * An error message as a report shows it: whitespace collapsed, bearer tokens redacted, cut at
+ * {@linkcode EXAMPLE_CHARS}.
+ *
+ * @param message The message.
+ * @returns The example text.
+ */
+export function exampleText(message: string): string {
   const text = redact(message.replace(/\s+/g, " ").trim(), []);
   return text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS - 1)}…` : text;
 }
@@ -62,15 +69,13 @@ function exampleText(message: string): string {
 /**
  * The errors-by-kind table: kind, decisions, cases, example message.
  *
- * @param records The run's decisions.
+ * @param rows The run's errors by kind ({@linkcode errorsByKind}, or a report model's `errors`).
  * @returns The table (no rows when nothing failed).
  */
-export function errorKindData(
-  records: readonly Pick<DecisionRecord, "case" | "error">[],
-): TableData {
+export function errorKindData(rows: readonly ErrorKindRow[]): TableData {
   return {
     header: ["kind", "decisions", "cases", "example"],
-    rows: errorsByKind(records).map((r) => [
+    rows: rows.map((r) => [
       r.kind,
       String(r.decisions),
       String(r.cases),

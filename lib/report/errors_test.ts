@@ -53,7 +53,9 @@ Deno.test("errorsByKind() redacts bearer tokens and cuts long examples", () => {
 });
 
 Deno.test("errorKindData() is the table the three reports render", () => {
-  const data = errorKindData([errored({ case: "c1" }), errored({ case: "c1", question: "q2" })]);
+  const data = errorKindData(
+    errorsByKind([errored({ case: "c1" }), errored({ case: "c1", question: "q2" })]),
+  );
   assert.deepEqual(data.header, ["kind", "decisions", "cases", "example"]);
   assert.deepEqual(data.rows, [["network", "2", "1", "Cannot reach the server"]]);
 });

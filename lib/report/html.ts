@@ -92,7 +92,7 @@ svg { max-width: 100%; height: auto; }
  * @returns The HTML document.
  */
 export function htmlReport(report: RunReport, options: HtmlOptions = {}): string {
-  const { run, records, info, summary, byType, byWorkflow, byQuestion } = report;
+  const { run, info, summary, byType, byWorkflow, byQuestion } = report;
   const e = escapeHtml;
   const card = (label: string, value: string, extra = "") =>
     `<div class="card"><span>${e(label)}</span><b>${e(value)}</b><span>${e(extra)}</span></div>`;
@@ -127,7 +127,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
   const note = protocolNote(run.spec);
   if (note !== null) out.push(`<p class="warn"><b>Question set.</b> ${e(note)}</p>`);
   // Why decisions failed; first of all when nothing was answered (and then no empty chart).
-  const errors = errorKindData(records);
+  const errors = errorKindData(report.errors);
   const errorSection = errors.rows.length ? ["<h2>Errors by kind</h2>", htmlData(errors)] : [];
   const charts = summary.answered > 0;
   if (!charts) {
@@ -196,7 +196,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         "accuracy (dots sized by decisions); the dashed diagonal is perfect calibration.</figcaption>" +
         "</figure>",
       `<figure>${
-        confidenceHistogram(records)
+        confidenceHistogram(report.points)
       }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
         `<i style="background:${OUTCOME_COLORS.wrong}"></i>wrong</figcaption></figure>`,
       "</div>",
@@ -221,7 +221,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         : "No request answered."
     }</p>`,
   );
-  const wrong = disagreementData(records, options.disagreements ?? 20);
+  const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
   out.push(
     "<h2>Most confident disagreements with gold</h2>",
     wrong.rows.length ? htmlData(wrong) : "<p>None.</p>",

@@ -19,6 +19,11 @@ import { calibrationMarkdown } from "./calibration.ts";
 export interface MarkdownOptions {
   /** How many confident disagreements to list. @default 20 */
   disagreements?: number | undefined;
+  /**
+   * The run's decisions for the trace, by case id (`inCaseOrder`); the report model holds none.
+   * Without them the trace is empty. @default []
+   */
+  records?: readonly DecisionRecord[] | undefined;
   /** State previews by case id for the trace. @default {} */
   states?: Readonly<Record<string, unknown>> | undefined;
   /**
@@ -118,7 +123,7 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
  */
 export function markdownReport(report: RunReport, options: MarkdownOptions = {}): string {
   const { head, tail } = markdownSections(report, options);
-  const { records } = report;
+  const records = options.records ?? [];
   const out = [head];
   // Each run of decisions of one case, its lines as rendered during the run when they were.
   for (let i = 0; i < records.length;) {
@@ -147,7 +152,7 @@ export function markdownSections(
   report: RunReport,
   options: MarkdownOptions = {},
 ): { head: string; tail: string } {
-  const { run, records, info, summary } = report;
+  const { run, info, summary } = report;
   const md = { markdown: true };
   const out: string[] = [];
   out.push(`# decibench report: ${run.spec.workflow}`, "");
@@ -170,7 +175,7 @@ export function markdownSections(
         "decisions",
         decisionCounts(summary, {
           selected: run.spec.cases,
-          asked: new Set(records.map((r) => r.case)).size,
+          asked: report.asked,
         }),
       ],
       ...sessionRows(run),
@@ -178,7 +183,7 @@ export function markdownSections(
     "",
   );
   // Why decisions failed; first of all when nothing was answered.
-  const errors = errorKindData(records);
+  const errors = errorKindData(report.errors);
   const errorSection = errors.rows.length
     ? ["## Errors by kind", "", table(errors.header, errors.rows, { markdown: true }), ""]
     : [];
@@ -213,7 +218,7 @@ export function markdownSections(
       "",
     );
   }
-  const warnings = warningLines(records);
+  const warnings = warningLines(report.warnings);
   if (warnings.length) {
     out.push("> **Answer warnings.** " + warnings.join("; ") + ".", "");
   }
@@ -250,7 +255,7 @@ export function markdownSections(
       : "No request answered.",
     "",
   );
-  const wrong = disagreementData(records, options.disagreements ?? 20);
+  const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
   out.push("## Most confident disagreements with gold", "");
   out.push(wrong.rows.length ? table(wrong.header, wrong.rows, { markdown: true }) : "None.", "");
   out.push(

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
+import { inCaseOrder } from "../record/mod.ts";
 import { caseTrace, markdownReport, markdownSections } from "./markdown.ts";
 import { buildReport } from "./model.ts";
 
@@ -46,16 +47,20 @@ Deno.test("`markdownReport()` writes the same trace from cases' lines rendered b
   ];
   const states = { c1: { ticket: "refund please" }, c2: "a plain text state", c3: { n: 1 } };
   const report = buildReport(runJson(records), records, info as never);
-  const whole = markdownReport(report, { states });
+  const whole = markdownReport(report, { records, states });
   assert.match(whole, /c2 {2}a plain text state\n {2}q1 \(.*\) ! pred — gold .* {2}error /);
   // Rendered one case at a time (two of the three), as a run does while it is answered.
   const traces = new Map([
     ["c1", caseTrace(records.slice(0, 2), states.c1)],
     ["c3", caseTrace(records.slice(3), states.c3)],
   ]);
-  assert.equal(markdownReport(report, { states, traces }), whole);
+  assert.equal(markdownReport(report, { records, states, traces }), whole);
   // A rendered case is taken as given: the lines come from the map, not the records.
-  const other = markdownReport(report, { states, traces: new Map([["c2", "c2 (given)"]]) });
+  const other = markdownReport(report, {
+    records,
+    states,
+    traces: new Map([["c2", "c2 (given)"]]),
+  });
   assert.match(other, /\nc2 \(given\)\nc3 /);
   assert.equal(caseTrace([]), "");
 });
@@ -75,6 +80,7 @@ Deno.test("`markdownReport()` writes terminal escapes and NUL bytes from the dat
   ];
   const run = runJson(records, { fatal: `stopped ${hostile}`, status: "incomplete" });
   const md = markdownReport(buildReport(run, records, info as never), {
+    records: inCaseOrder(records),
     states: { c2: `state ${hostile}` },
   });
   // Only line feeds and tabs remain of the control characters (C0, DEL and C1).
@@ -96,7 +102,7 @@ Deno.test("`markdownSections()` around each case's trace line and a newline is `
   const { head, tail } = markdownSections(report);
   const trace = caseTrace(records.slice(0, 2), states.c1) + "\n" +
     caseTrace(records.slice(2), states.c2) + "\n";
-  assert.equal(head + "\n" + trace + tail, markdownReport(report, { states }));
+  assert.equal(head + "\n" + trace + tail, markdownReport(report, { records, states }));
   const empty = buildReport(runJson([]), [], info as never);
   const sections = markdownSections(empty);
   assert.equal(sections.head + "\n" + sections.tail, markdownReport(empty));

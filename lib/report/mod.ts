@@ -18,7 +18,24 @@ export {
   type TableOptions,
 } from "./format.ts";
 export { breakdownData, type TableData } from "./tables.ts";
-export { buildReport, type BuildReportOptions, type RunReport } from "./model.ts";
+export { errorKindData, type ErrorKindRow, errorsByKind } from "./errors.ts";
+export {
+  buildReport,
+  type BuildReportOptions,
+  type ChartPoint,
+  type DisagreementRow,
+  DISAGREEMENTS_KEPT,
+  loadRunReport,
+  REPORT_JSON_FILE,
+  REPORT_JSON_VERSION,
+  ReportAccumulator,
+  type ReportAccumulatorOptions,
+  type ReportSample,
+  type RunReport,
+  SAMPLE_DECISIONS,
+  WARNING_KINDS_KEPT,
+  type WarningRow,
+} from "./model.ts";
 export { terminalReport } from "./terminal.ts";
 export {
   caseTrace,

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
 import { breakdown, BREAKDOWN_INTERVAL_METRICS, COLUMN_METRICS } from "../metrics/mod.ts";
-import { buildReport } from "./model.ts";
+import { inCaseOrder, writeAtomic } from "../record/mod.ts";
+import { htmlReport } from "./html.ts";
+import { markdownReport } from "./markdown.ts";
+import { buildReport, loadRunReport, REPORT_JSON_FILE } from "./model.ts";
 
 const info = {
   dataset: "LocalLLaMA/typed-decisions",
@@ -42,5 +45,29 @@ Deno.test("`buildReport()` breaks the decisions down by type, workflow and quest
   for (const row of [...report.byType, ...report.byWorkflow, ...report.byQuestion]) {
     assert.notEqual(row.intervals.accuracy, null, row.key);
     for (const name of ["kl", "brier", "ece", "nll"]) assert.equal(row.intervals[name], null);
+  }
+});
+
+Deno.test("`loadRunReport()` reads report.json back: the same report.md and report.html", async () => {
+  const all = records();
+  const report = buildReport(runJson(all), all, info);
+  const dir = await Deno.makeTempDir();
+  try {
+    assert.equal(await loadRunReport(dir), null, "no report.json yet");
+    await writeAtomic(`${dir}/${REPORT_JSON_FILE}`, JSON.stringify(report));
+    const loaded = await loadRunReport(dir);
+    assert.ok(loaded !== null);
+    assert.deepEqual(loaded, report);
+    const sorted = inCaseOrder(all);
+    assert.equal(
+      markdownReport(loaded, { records: sorted }),
+      markdownReport(report, { records: sorted }),
+    );
+    assert.equal(htmlReport(loaded), htmlReport(report));
+    assert.ok(!("records" in loaded), "the model holds no decision");
+    await writeAtomic(`${dir}/${REPORT_JSON_FILE}`, JSON.stringify({ ...report, version: 0 }));
+    await assert.rejects(() => loadRunReport(dir), /field "version" is 0/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,14 +1,15 @@
 /**
  * The run's report sink: each answered case's trace lines are rendered as it comes and appended
  * to a part file in the run directory; when the run ends, `report.md` is written as a stream (the
- * report's head, the part file, its tail) and `report.html` beside it. No trace is held in memory.
+ * report's head, the part file, its tail), with the report model as `report.json` and
+ * `report.html` beside it. No trace is held in memory.
  *
  * @module
  */
 import { join } from "node:path";
 import { type AnsweredCase, type RunJson, type RunSink, writeAtomic } from "../record/mod.ts";
 import { caseTrace, markdownSections } from "./markdown.ts";
-import type { RunReport } from "./model.ts";
+import { REPORT_JSON_FILE, type RunReport } from "./model.ts";
 
 /** The part file of `report.md`'s trace in the run directory, removed when the run ends. */
 export const TRACE_PART_FILE = "report.trace.part";
@@ -49,7 +50,8 @@ export class ReportSink implements RunSink {
   }
 
   /**
-   * Writes `report.md` (head, trace part, tail, streamed into one file) and `report.html`.
+   * Writes `report.json` (the model), `report.md` (head, trace part, tail, streamed into one file)
+   * and `report.html`.
    *
    * @param run The final run record.
    */
@@ -57,6 +59,7 @@ export class ReportSink implements RunSink {
     this.#file?.close();
     this.#file = null;
     const report = this.reportOf(run);
+    await writeAtomic(join(this.dir, REPORT_JSON_FILE), JSON.stringify(report) + "\n");
     const { head, tail } = markdownSections(report);
     const trace = await Deno.open(this.tracePath, { read: true });
     const parts: ReadableStream<Uint8Array>[] = [

@@ -11,7 +11,8 @@ import {
   METRIC_REGISTRY,
   type Summary,
 } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import type { RunJson } from "../record/mod.ts";
+import type { DisagreementRow } from "./model.ts";
 import { metricInterval, metricText, num } from "./format.ts";
 import { thresholdName } from "./protocol.ts";
 
@@ -139,24 +140,20 @@ export function thresholdData(run: RunJson): TableData {
 /**
  * The most confident answered decisions that disagree with gold, most confident first.
  *
- * @param records The run's decisions.
+ * @param rows The run's most confident disagreements (a report model's `disagreements`).
  * @param limit How many to list.
  * @returns The table.
  */
-export function disagreementData(records: readonly DecisionRecord[], limit = 20): TableData {
-  const wrong = records
-    .filter((r) => !r.error && r.gold !== null && !r.correct && r.confidence !== null)
-    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))
-    .slice(0, limit);
+export function disagreementData(rows: readonly DisagreementRow[], limit = 20): TableData {
   return {
     header: ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
-    rows: wrong.map((r) => [
+    rows: rows.slice(0, limit).map((r) => [
       r.case,
       r.question,
-      r.answer ?? "",
+      r.answer,
       num(r.confidence),
-      r.gold ?? "",
-      num(r.gold_probabilities?.[r.answer ?? ""] ?? 0),
+      r.gold,
+      num(r.goldProbability),
     ]),
   };
 }

@@ -47,8 +47,8 @@ export function reliabilityText(summary: Summary, options: ReportOptions = {}): 
   return table(data.header, data.rows, options.markdown ? { markdown: true } : {});
 }
 
-function errorLines(records: RunReport["records"]): string[] {
-  const errors = errorKindData(records);
+function errorLines(rows: RunReport["errors"]): string[] {
+  const errors = errorKindData(rows);
   return errors.rows.length ? ["Errors by kind", table(errors.header, errors.rows), ""] : [];
 }
 
@@ -123,7 +123,7 @@ export function summaryLines(
  * @returns The report text.
  */
 export function terminalReport(report: RunReport): string {
-  const { run, records, info, summary } = report;
+  const { run, info, summary } = report;
   return [
     `decibench · ${clipName(run.spec.workflow)} · ${run.spec.endpoint} · model ${
       clipName(run.spec.model)
@@ -142,10 +142,10 @@ export function terminalReport(report: RunReport): string {
     "Reliability (answered decisions)",
     reliabilityText(summary),
     "",
-    ...errorLines(records),
-    ...summaryLines(run, summary, new Set(records.map((r) => r.case)).size),
+    ...errorLines(report.errors),
+    ...summaryLines(run, summary, report.asked),
     ...calibrationTerminal(report),
-    ...warningLines(records).map((line) => `warning     ${line}`),
+    ...warningLines(report.warnings).map((line) => `warning     ${line}`),
     "",
     `run         ${run.id}`,
     `data        ${attribution(info)}`,

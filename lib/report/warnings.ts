@@ -43,11 +43,10 @@ export function warningCounts(
 /**
  * Report lines for the warnings of a run, empty when there are none.
  *
- * @param records The run's decisions.
+ * @param counts The run's warnings by kind ({@linkcode warningCounts}, or a report model's
+ *   `warnings`).
  * @returns One line per kind of warning: `N decisions: <example>`.
  */
-export function warningLines(records: readonly Pick<DecisionRecord, "warnings">[]): string[] {
-  return warningCounts(records).map(([, n, example]) =>
-    `${n} decision${n === 1 ? "" : "s"}: ${example}`
-  );
+export function warningLines(counts: readonly (readonly [string, number, string])[]): string[] {
+  return counts.map(([, n, example]) => `${n} decision${n === 1 ? "" : "s"}: ${example}`);
 }

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { Case, DatasetInfo } from "../dataset/mod.ts";
-import { type DecisionRecord, type RunJson, writeAtomic } from "../record/mod.ts";
+import { type DecisionRecord, inCaseOrder, type RunJson, writeAtomic } from "../record/mod.ts";
 import { markdownReport } from "./markdown.ts";
 import { buildReport, type RunReport } from "./model.ts";
 
@@ -42,7 +42,10 @@ export async function writeReports(
   for (const c of input.dataset.cases) if (asked.has(c.id)) states[c.id] = c.state;
   const md = join(input.dir, "report.md");
   const html = join(input.dir, "report.html");
-  await writeAtomic(md, markdownReport(report, { states, traces: input.traces }));
+  await writeAtomic(
+    md,
+    markdownReport(report, { records: inCaseOrder(input.records), states, traces: input.traces }),
+  );
   const { htmlReport } = await import("./html.ts");
   await writeAtomic(html, htmlReport(report));
   return { paths: [md, html], report };

@@ -1,8 +1,13 @@
 /**
- * Private: the run's accumulator sink. For now it collects every decision (the one place a run
- * holds them) and computes the summary, thresholds and report model from them at the end; a
- * bounded-memory accumulator that sums each case as it comes takes its place behind the same
- * methods.
+ * Private: the run's accumulator sink. Each answered case is summed into bounded accumulators as
+ * it comes — the summary and the breakdowns by question type, workflow and question (one
+ * `MetricsAccumulator`), one accumulator per threshold over the decisions it covers, and the
+ * report's own bounded state (`ReportAccumulator`) — so a run of any size holds no decision.
+ *
+ * Cases are summed in the case source's order: a case answered before an earlier one waits in a
+ * small reorder window (at most `REORDER_WINDOW` cases; when it is full the earliest waiting case
+ * goes in), so the sums, and the last bits of every figure, do not depend on the order requests
+ * came back in.
  *
  * @module
  */
@@ -14,70 +19,133 @@ import type {
   RunSink,
   ThresholdResult,
 } from "../record/mod.ts";
-import { buildReport, type RunReport } from "../report/mod.ts";
-import { summarize, type Summary } from "../metrics/mod.ts";
+import { ReportAccumulator, type RunReport } from "../report/mod.ts";
+import { MetricsAccumulator, type Summary } from "../metrics/mod.ts";
 import type { Workflow } from "./schemas.ts";
-import { evaluateThresholds } from "./thresholds.ts";
+import { ThresholdAccumulator } from "./thresholds.ts";
 
-/** Collects the run's decisions by case position and summarises them at the end. */
-export class RecordCollector implements RunSink {
-  // Each case's decisions at its position in the case source.
-  #byIndex: (readonly DecisionRecord[])[] = [];
+/** Most cases waiting for an earlier one before they are summed out of order. */
+export const REORDER_WINDOW = 4096;
+
+/** Options of {@linkcode RunAccumulator}. */
+export interface RunAccumulatorOptions {
+  /**
+   * Bootstrap replicates.
+   *
+   * @default 1000
+   */
+  resamples?: number | undefined;
+  /**
+   * Most decisions in the report's sample.
+   *
+   * @default {SAMPLE_DECISIONS}
+   */
+  sampleDecisions?: number | undefined;
+}
+
+/** Sums the run's decisions case by case and gives the summary, thresholds and report. */
+export class RunAccumulator implements RunSink {
+  readonly #metrics: MetricsAccumulator;
+  readonly #thresholds: ThresholdAccumulator;
+  readonly #report: ReportAccumulator;
+  readonly #pending = new Map<number, readonly DecisionRecord[]>();
+  #next = 0;
   #cases = 0;
-  #records: DecisionRecord[] | null = null;
 
-  /** Cases collected. */
+  /**
+   * An empty accumulator for one run.
+   *
+   * @param workflow The run's workflow (its seed and thresholds).
+   * @param options Replicates and the report's sample (tests make them small).
+   */
+  constructor(
+    workflow: Pick<Workflow, "seed" | "thresholds">,
+    options: RunAccumulatorOptions = {},
+  ) {
+    const { resamples, sampleDecisions } = options;
+    const seed = workflow.seed;
+    this.#metrics = new MetricsAccumulator({ seed, resamples });
+    this.#thresholds = new ThresholdAccumulator(workflow.thresholds, { seed, resamples });
+    this.#report = new ReportAccumulator({ seed, sampleDecisions });
+  }
+
+  /** Cases summed or waiting. */
   get cases(): number {
     return this.#cases;
   }
 
+  /** Bytes of the metric and threshold accumulators (they grow with groups, not cases). */
+  get bytes(): number {
+    return this.#metrics.bytes + this.#thresholds.bytes;
+  }
+
+  /** The report's bounded state: decisions in its sample and its other entries. */
+  get reportState(): { sampled: number; entries: number } {
+    return { sampled: this.#report.sampled, entries: this.#report.entries };
+  }
+
+  /** Cases waiting in the reorder window. */
+  get waiting(): number {
+    return this.#pending.size;
+  }
+
   /**
-   * Keeps the case's decisions.
+   * Sums the case (after the earlier cases of the source that are still to come, within the
+   * reorder window).
    *
    * @param answered The case and its decisions.
    */
   case(answered: AnsweredCase): void {
-    if (this.#byIndex[answered.index] === undefined) this.#cases++;
-    this.#byIndex[answered.index] = answered.records;
-    this.#records = null;
+    this.#cases++;
+    this.#pending.set(answered.index, answered.records);
+    if (this.#pending.size > REORDER_WINDOW) {
+      this.#next = Math.min(...this.#pending.keys());
+    }
+    this.#drain();
   }
 
-  /**
-   * Every decision collected, in the case source's order (whatever order they were answered in).
-   *
-   * @returns The decisions.
-   */
-  records(): DecisionRecord[] {
-    if (this.#records === null) {
-      const out: DecisionRecord[] = [];
-      for (const list of this.#byIndex) {
-        if (list !== undefined) {
-          for (const r of list) out.push(r);
-        }
-      }
-      this.#records = out;
+  #drain(): void {
+    for (let records = this.#pending.get(this.#next); records !== undefined;) {
+      this.#pending.delete(this.#next);
+      this.#add(records);
+      this.#next++;
+      records = this.#pending.get(this.#next);
     }
-    return this.#records;
+  }
+
+  #flush(): void {
+    for (const index of [...this.#pending.keys()].sort((a, b) => a - b)) {
+      this.#next = index;
+      this.#drain();
+    }
+  }
+
+  #add(records: readonly DecisionRecord[]): void {
+    const id = records[0]?.case;
+    if (id === undefined) return;
+    this.#metrics.addCase(id, records);
+    this.#thresholds.addCase(id, records);
+    this.#report.addCase(id, records);
   }
 
   /**
    * The run's summary.
    *
-   * @param seed The bootstrap seed.
    * @returns The summary.
    */
-  summary(seed: number): Summary {
-    return summarize(this.records(), { seed });
+  summary(): Summary {
+    this.#flush();
+    return this.#metrics.summary();
   }
 
   /**
    * The workflow's thresholds checked against the decisions.
    *
-   * @param workflow The workflow.
    * @returns One result per threshold.
    */
-  thresholds(workflow: Workflow): ThresholdResult[] {
-    return evaluateThresholds(workflow.thresholds, this.records(), { seed: workflow.seed });
+  thresholds(): ThresholdResult[] {
+    this.#flush();
+    return this.#thresholds.results();
   }
 
   /**
@@ -88,6 +156,7 @@ export class RecordCollector implements RunSink {
    * @returns The report model.
    */
   report(run: RunJson, info: DatasetInfo): RunReport {
-    return buildReport(run, this.records(), info);
+    this.#flush();
+    return this.#report.report(run, info, this.#metrics);
   }
 }

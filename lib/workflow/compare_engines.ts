@@ -16,7 +16,13 @@ import {
   pairedComparison,
   type Summary,
 } from "../metrics/mod.ts";
-import { type RunJson, writeAtomic } from "../record/mod.ts";
+import {
+  type DecisionRecord,
+  inCaseOrder,
+  readDecisions,
+  type RunJson,
+  writeAtomic,
+} from "../record/mod.ts";
 import { type Agreement, answerAgreement } from "./agreement.ts";
 import { loadCases } from "./cases.ts";
 import {
@@ -144,7 +150,7 @@ function caveatFor(engines: readonly { name: string; calibrated: boolean }[]): s
     `distribution, so they also charge an uncalibrated engine for its over- or under-confidence`;
 }
 
-function totalCost(records: RunResult["records"]): number | null {
+function totalCost(records: readonly DecisionRecord[]): number | null {
   const byCase = new Map<string, number>();
   for (const r of records) {
     if (r.cost !== undefined && !byCase.has(r.case)) byCase.set(r.case, r.cost);
@@ -189,6 +195,7 @@ export async function compareEngines(
   const dir = options.outDir ??
     join(workflow.output.dir, comparisonId(workflow.name, new Date()));
   const runs: RunResult[] = [];
+  const decisions: (readonly DecisionRecord[])[] = [];
   const engines: EngineResult[] = [];
   let interrupted = false;
   for (let i = 0; i < endpoints.length; i++) {
@@ -220,8 +227,12 @@ export async function compareEngines(
     }
     if (result.status === "interrupted") interrupted = true;
     runs.push(result);
-    const first = runs[0] as RunResult;
-    const paired = i === 0 ? null : pairedComparison(first.records, result.records, {
+    // The paired comparison and the agreement pair each case's decisions across engines: they
+    // read each run's decisions back from its records file.
+    const records = inCaseOrder(await readDecisions(join(result.dir, "decisions.jsonl")));
+    decisions.push(records);
+    const first = decisions[0] as readonly DecisionRecord[];
+    const paired = i === 0 ? null : pairedComparison(first, records, {
       seed: workflow.seed,
     });
     engines.push({
@@ -234,7 +245,7 @@ export async function compareEngines(
       fatal: result.fatal,
       dir: result.dir,
       summary: result.summary,
-      cost: totalCost(result.records),
+      cost: totalCost(records),
       versusFirst: paired && {
         difference: paired.difference,
         interval: paired.interval,
@@ -246,7 +257,7 @@ export async function compareEngines(
   }
   const agreement = runs.length >= 2
     ? answerAgreement(
-      runs.map((r, i) => ({ name: engines[i]?.name ?? "", records: r.records })),
+      decisions.map((records, i) => ({ name: engines[i]?.name ?? "", records })),
       { seed: workflow.seed },
     )
     : null;

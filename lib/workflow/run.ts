@@ -29,6 +29,7 @@ import {
   fingerprint,
   type LoadedRun,
   lockRunDir,
+  readDecisions,
   ResumeMismatchError,
   RUN_JSON_VERSION,
   runId,
@@ -46,7 +47,7 @@ import type { Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases } from "./cases.ts";
 import { type CaseSource, caseSourceOf } from "./case_source.ts";
-import { RecordCollector } from "./_collect.ts";
+import { RunAccumulator } from "./_collect.ts";
 import { ProgressSink } from "./_progress.ts";
 import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
@@ -174,12 +175,6 @@ export interface RunResult {
   dir: string;
   /** Final status. */
   status: RunJson["status"];
-  /**
-   * Every decision, in the case source's order. Held by the run's collecting sink; it goes when the
-   * summary is accumulated case by case in bounded memory: read `decisions.jsonl` instead
-   * (`readDecisionLines`).
-   */
-  records: DecisionRecord[];
   /** The summary. */
   summary: Summary;
   /** Threshold results. */
@@ -582,7 +577,7 @@ export async function runPrepared(
     fatal: null,
     sessions,
   };
-  const collector = new RecordCollector();
+  const collector = new RunAccumulator(workflow);
   let report: RunReport | undefined;
   const reportOf = (final: RunJson): RunReport => report ??= collector.report(final, dataset.info);
   const dbPath = options.dbPath === undefined ? DEFAULT_INDEX_PATH : options.dbPath;
@@ -731,10 +726,14 @@ export async function runPrepared(
     options.signal?.removeEventListener("abort", onInterrupt);
   }
   try {
-    // To go with the bounded accumulator: the run's decisions as an array.
-    const records = collector.records();
+    // Stability passes hold the cases and their official decisions (read back from the file).
     const stability = options.repeat !== undefined && fatal === null && !options.signal?.aborted
-      ? await runRepeats({ cases: source.list ?? [], endpoint, dir, official: records }, {
+      ? await runRepeats({
+        cases: source.list ?? [],
+        endpoint,
+        dir,
+        official: await readDecisions(join(dir, "decisions.jsonl")),
+      }, {
         repeat: options.repeat,
         parallel,
         parallelSweep: options.parallelSweep,
@@ -744,8 +743,8 @@ export async function runPrepared(
       })
       : undefined;
     const complete = collector.cases === source.count;
-    const summary = collector.summary(workflow.seed);
-    const thresholds = collector.thresholds(workflow);
+    const summary = collector.summary();
+    const thresholds = collector.thresholds();
     const interrupted = options.signal?.aborted === true && fatal === null;
     const status: RunSession["status"] = interrupted
       ? "interrupted"
@@ -777,7 +776,6 @@ export async function runPrepared(
       id,
       dir,
       status,
-      records,
       summary,
       thresholds,
       run: final,

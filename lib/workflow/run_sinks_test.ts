@@ -1,12 +1,25 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Case, loadDataset } from "../dataset/mod.ts";
-import { type AnsweredCase, readDecisionLines, type RunJson, type RunSink } from "../record/mod.ts";
+import {
+  type AnsweredCase,
+  type DecisionRecord,
+  inCaseOrder,
+  readDecisionLines,
+  readDecisions,
+  type RunJson,
+  type RunSink,
+} from "../record/mod.ts";
 import { startReferenceServer } from "../server/mod.ts";
 import { arrayCaseSource, caseDigests } from "./case_source.ts";
 import { selectCases } from "./cases.ts";
 import { prepareEndpoint, runPrepared } from "./run.ts";
 import { validateWorkflow } from "./load.ts";
+
+/** A run's decisions read back from its records file, by case id. */
+async function recordsOf(dir: string): Promise<readonly DecisionRecord[]> {
+  return inCaseOrder(await readDecisions(join(dir, "decisions.jsonl")));
+}
 
 const dataset = await loadDataset();
 const cases = selectCases(dataset.cases, {}, 12);
@@ -67,8 +80,8 @@ Deno.test("`runPrepared()` reads cases from an async iterable source and feeds e
     assert.equal(streamed.run.spec.questions_sha256, listed.run.spec.questions_sha256);
     assert.equal(streamed.run.spec.case_ids_sha256, listed.run.spec.case_ids_sha256);
     assert.deepEqual(
-      streamed.records.map(({ latency_ms: _, ...r }) => r),
-      listed.records.map(({ latency_ms: _, ...r }) => r),
+      (await recordsOf(streamed.dir)).map(({ latency_ms: _, ...r }) => r),
+      (await recordsOf(listed.dir)).map(({ latency_ms: _, ...r }) => r),
     );
     assert.equal(streamed.summary.metrics.accuracy, listed.summary.metrics.accuracy);
   } finally {

@@ -8,10 +8,10 @@
 import type { Case } from "../dataset/mod.ts";
 import {
   type BootstrapInput,
-  bootstrapIntervals,
-  computeMetric,
+  type BreakdownInput,
   metricByName,
   type MetricDefinition,
+  MetricsAccumulator,
 } from "../metrics/mod.ts";
 import type { ThresholdResult } from "../record/mod.ts";
 import { WorkflowError } from "./load.ts";
@@ -36,7 +36,7 @@ export interface EvaluateThresholdsOptions {
    * Bootstrap resamples for bounds.
    * @default 1000
    */
-  resamples?: number;
+  resamples?: number | undefined;
 }
 
 /**
@@ -64,20 +64,92 @@ function compare(value: number, op: ThresholdSpec["op"], limit: number): boolean
 }
 
 /**
- * The bootstrap interval of a metric over decisions (resampling cases; decisions without gold are
- * covered by no metric), or null when it has none.
+ * The thresholds of a run, summed case by case: one accumulator per threshold over the decisions
+ * of its question and lane, with the bootstrap only for a threshold on a bound. Memory depends on
+ * the number of thresholds, never on the number of decisions.
  */
-function intervalOf(
-  metric: MetricDefinition,
-  decisions: readonly ThresholdInput[],
-  options: EvaluateThresholdsOptions,
-): [number, number] | null {
-  const intervals = bootstrapIntervals(decisions, {
-    seed: options.seed ?? 0,
-    metrics: [metric],
-    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
-  });
-  return intervals[metric.name] ?? null;
+export class ThresholdAccumulator {
+  readonly #entries: {
+    spec: ThresholdSpec;
+    metric: MetricDefinition;
+    acc: MetricsAccumulator;
+    decisions: number;
+  }[];
+
+  /**
+   * Empty accumulators for thresholds.
+   *
+   * @param specs The workflow's thresholds.
+   * @param options Bootstrap seed and resamples for bounds.
+   * @throws {RangeError} When a threshold names a metric that is not registered.
+   */
+  constructor(specs: readonly ThresholdSpec[], options: EvaluateThresholdsOptions = {}) {
+    this.#entries = specs.map((spec) => {
+      const metric = metricByName(spec.metric);
+      if (!metric) throw new RangeError(`Cannot check threshold: no metric "${spec.metric}"`);
+      const bounded = spec.bound === "lower" || spec.bound === "upper";
+      const acc = new MetricsAccumulator({
+        seed: options.seed ?? 0,
+        ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+        metrics: [metric],
+        intervalMetrics: bounded ? [metric] : [],
+        breakdowns: [],
+      });
+      return { spec, metric, acc, decisions: 0 };
+    });
+  }
+
+  /** Bytes of accumulator state held. */
+  get bytes(): number {
+    let bytes = 0;
+    for (const e of this.#entries) bytes += e.acc.bytes;
+    return bytes;
+  }
+
+  /**
+   * Adds one case's decisions (each case once).
+   *
+   * @param id The case id.
+   * @param decisions The case's decisions.
+   */
+  addCase(id: string, decisions: readonly ThresholdInput[]): void {
+    for (const e of this.#entries) {
+      const covered = thresholdDecisions(e.spec, decisions);
+      if (covered.length === 0) continue;
+      e.decisions += covered.length;
+      e.acc.addCase(id, covered.map(asSummed));
+    }
+  }
+
+  /**
+   * The thresholds' results over the cases added.
+   *
+   * @returns One result per threshold.
+   */
+  results(): ThresholdResult[] {
+    return this.#entries.map(({ spec: t, metric, acc, decisions }) => {
+      const summary = decisions > 0 ? acc.summary() : null;
+      const estimate = summary?.metrics[metric.name] ?? null;
+      const bounded = t.bound === "lower" || t.bound === "upper";
+      let value = estimate;
+      if (bounded) {
+        const interval = summary?.intervals[metric.name] ?? null;
+        value = interval === null ? null : t.bound === "lower" ? interval[0] : interval[1];
+      }
+      const result: ThresholdResult = {
+        metric: t.metric,
+        ...(t.question !== undefined ? { question: t.question } : {}),
+        ...(t.lane !== undefined ? { lane: t.lane } : {}),
+        op: t.op,
+        limit: t.limit,
+        ...(t.bound !== undefined ? { bound: t.bound } : {}),
+        value,
+        ...(bounded ? { estimate } : {}),
+        pass: value !== null && compare(value, t.op, t.limit),
+      };
+      return result;
+    });
+  }
 }
 
 /**
@@ -85,6 +157,7 @@ function intervalOf(
  * registry definition over the decisions of its question and lane (all of them when it names
  * neither); with `bound: "lower"` or `"upper"` the bound of the metric's 95% bootstrap interval
  * (resampling cases, seeded) is compared instead of the estimate. A value that is n/a fails.
+ * A run computes the same through {@linkcode ThresholdAccumulator}, case by case.
  *
  * @param specs The workflow's thresholds.
  * @param decisions The run's scored decisions.
@@ -108,30 +181,25 @@ export function evaluateThresholds(
   decisions: readonly ThresholdInput[],
   options: EvaluateThresholdsOptions = {},
 ): ThresholdResult[] {
-  return specs.map((t) => {
-    const metric = metricByName(t.metric);
-    if (!metric) throw new RangeError(`Cannot check threshold: no metric "${t.metric}"`);
-    const covered = thresholdDecisions(t, decisions);
-    const estimate = computeMetric(metric, covered);
-    let value = estimate;
-    if (t.bound === "lower" || t.bound === "upper") {
-      const interval = intervalOf(metric, covered, options);
-      value = interval === null ? null : t.bound === "lower" ? interval[0] : interval[1];
-    }
-    const bounded = t.bound === "lower" || t.bound === "upper";
-    const result: ThresholdResult = {
-      metric: t.metric,
-      ...(t.question !== undefined ? { question: t.question } : {}),
-      ...(t.lane !== undefined ? { lane: t.lane } : {}),
-      op: t.op,
-      limit: t.limit,
-      ...(t.bound !== undefined ? { bound: t.bound } : {}),
-      value,
-      ...(bounded ? { estimate } : {}),
-      pass: value !== null && compare(value, t.op, t.limit),
-    };
-    return result;
-  });
+  const acc = new ThresholdAccumulator(specs, options);
+  for (const [id, list] of groupBy(decisions, (d) => d.case)) acc.addCase(id, list);
+  return acc.results();
+}
+
+/** A decision as the accumulator reads it (latency and tokens play no part in a threshold). */
+function asSummed(d: ThresholdInput): BreakdownInput {
+  return { latency_ms: null, input_tokens: null, type: "", ...d } as BreakdownInput;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list === undefined) groups.set(k, [item]);
+    else list.push(item);
+  }
+  return groups;
 }
 
 /**
