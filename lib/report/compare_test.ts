@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { loadedRun, record } from "../../tests/records_fixtures.ts";
 import { compareRuns } from "./compare.ts";
 
-Deno.test("`compareRuns()` scores both runs on the decisions they share only", () => {
+Deno.test("`compareRuns()` scores both runs on the decisions they share only", async () => {
   const a = loadedRun("A", [record({ case: "c1" }), record({ case: "c2", correct: false })]);
   const b = loadedRun("B", [record({ case: "c2" }), record({ case: "c3" })], { model: "n" });
-  const c = compareRuns(a, b, { resamples: 20 });
+  const c = await compareRuns(a, b, { resamples: 20 });
   assert.equal(c.paired.shared, 1);
   assert.equal(c.paired.onlyInA, 1);
   assert.equal(c.paired.onlyInB, 1);
@@ -15,13 +15,13 @@ Deno.test("`compareRuns()` scores both runs on the decisions they share only", (
   assert.deepEqual(c.differences.map((d) => d.field), ["model"]);
 });
 
-Deno.test("`compareRuns()` refuses runs on different dataset revisions or with nothing shared", () => {
+Deno.test("`compareRuns()` refuses runs on different dataset revisions or with nothing shared", async () => {
   const a = loadedRun("A", [record()]);
-  assert.throws(
+  await assert.rejects(
     () => compareRuns(a, loadedRun("B", [record()], { revision: "f".repeat(40) })),
     /Cannot compare runs "A" and "B": they used different dataset revisions/,
   );
-  assert.throws(
+  await assert.rejects(
     () => compareRuns(a, loadedRun("B", [record({ case: "other" })])),
     /they share no decision/,
   );

@@ -331,7 +331,7 @@ export function createViewApp(context: ViewContext): Hono {
     let comparison = comparisons.get(key);
     if (!comparison) {
       try {
-        comparison = pairedRuns({ run: a.run, records: ra }, { run: b.run, records: rb });
+        comparison = await pairedRuns({ run: a.run, records: ra }, { run: b.run, records: rb });
       } catch (error) {
         return {
           a,
