@@ -34,7 +34,6 @@ import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
 import { parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
-import type { ReportWorker } from "./report_worker.ts";
 import { type RunPageReport, runPageReport } from "./run_report.ts";
 import type { StateSource } from "./states.ts";
 
@@ -44,8 +43,6 @@ export interface ViewContext {
   catalog: RunCatalog;
   /** The states of the cases. */
   states: StateSource;
-  /** Computes run page reports off the request path; without one, the request computes it. */
-  reports?: ReportWorker | undefined;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -98,6 +95,15 @@ function runJson(entry: CatalogRun, progress?: RunProgress) {
 }
 
 /**
+ * The run page's report: the one place the view gets it. Today it streams the run's decisions
+ * once through the metrics accumulator; once runs write their report model, this becomes
+ * `loadRunReport(entry.dir)` of lib/report (falling back to the stream for a run without one).
+ */
+async function computeRunReport(catalog: RunCatalog, entry: CatalogRun): Promise<RunPageReport> {
+  return await runPageReport(entry.run, catalog.decisions(entry));
+}
+
+/**
  * Builds the view's hono app.
  *
  * @param context The catalog and the state source.
@@ -134,10 +140,7 @@ export function createViewApp(context: ViewContext): Hono {
   const reportOf = async (entry: CatalogRun): Promise<RunPageReport> => {
     const cached = reports.get(entry.id);
     if (cached?.version === entry.version) return cached.report;
-    const records = await catalog.records(entry);
-    const report = context.reports
-      ? await context.reports.compute(entry.run, records)
-      : runPageReport(entry.run, records);
+    const report = await computeRunReport(catalog, entry);
     reports.set(entry.id, { version: entry.version, report });
     return report;
   };
