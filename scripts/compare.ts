@@ -17,7 +17,7 @@ import {
   UsageError,
   usageLine,
 } from "../lib/cli/args.ts";
-import { findRun, fsErrorMessage, type LoadedRun, writeAtomic } from "../lib/record/mod.ts";
+import { findRun, fsErrorMessage, type OpenedRun, writeAtomic } from "../lib/record/mod.ts";
 import { compareRuns, comparisonReport } from "../lib/report/mod.ts";
 
 const COMMAND: CommandSpec = {
@@ -48,7 +48,7 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function resolveRun(arg: string): Promise<LoadedRun> {
+async function resolveRun(arg: string): Promise<OpenedRun> {
   try {
     return await findRun(arg);
   } catch (error) {
@@ -65,8 +65,8 @@ async function main(args: string[]): Promise<number> {
   }
   const seed = intFlag(values.seed, "seed", 0);
   const given = pathFlag(values.out, "out");
-  const [a, b] = await Promise.all(positionals.map(resolveRun)) as [LoadedRun, LoadedRun];
-  const comparison = compareRuns(a, b, seed !== undefined ? { seed } : {});
+  const [a, b] = await Promise.all(positionals.map(resolveRun)) as [OpenedRun, OpenedRun];
+  const comparison = await compareRuns(a, b, seed !== undefined ? { seed } : {});
   // --out at a folder writes compare.md inside it.
   const out = given === undefined
     ? join(b.dir, "compare.md")

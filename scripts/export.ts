@@ -19,7 +19,7 @@ import {
 } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { EXPORT_FORMAT_REGISTRY, exportFormat, writeExport } from "../lib/export/mod.ts";
-import { findRun, fsErrorMessage, type LoadedRun } from "../lib/record/mod.ts";
+import { findRun, fsErrorMessage, type OpenedRun } from "../lib/record/mod.ts";
 
 const COMMAND: CommandSpec = {
   name: "export",
@@ -63,7 +63,7 @@ Without --out the files go to RUN/export/.`,
     "Exit status: 0 written; 2 a usage error or a run the format refuses (the message says why).",
 };
 
-async function resolveRun(arg: string): Promise<LoadedRun> {
+async function resolveRun(arg: string): Promise<OpenedRun> {
   try {
     return await findRun(arg);
   } catch (error) {

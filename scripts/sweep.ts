@@ -19,13 +19,17 @@ import {
 } from "../lib/cli/args.ts";
 import {
   curveTable,
-  itemsFromDecisions,
+  itemsFromDecisionStream,
   type LabelledItem,
   readLabelledItems,
   sweepTable,
   thresholdSweep,
 } from "../lib/audit/mod.ts";
-import { readDecisions } from "../lib/record/mod.ts";
+import { type DecisionRecord, readDecisionLines } from "../lib/record/mod.ts";
+
+async function* decisionStream(path: string): AsyncGenerator<DecisionRecord> {
+  for await (const { record } of readDecisionLines(path)) yield record;
+}
 
 const COMMAND: CommandSpec = {
   name: "sweep",
@@ -93,13 +97,15 @@ async function main(args: string[]): Promise<number> {
     source = labels;
   } else {
     const dir = positionals[0] as string;
-    const decisions = await asInput(() => readDecisions(join(dir, "decisions.jsonl")));
-    if (decisions.length === 0) {
+    // Streamed: only the labelled items are held, never the run's decisions.
+    const path = join(dir, "decisions.jsonl");
+    const read = await asInput(() => itemsFromDecisionStream(decisionStream(path)));
+    if (read.decisions === 0) {
       throw new UsageError(
         `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>`,
       );
     }
-    ({ items, excluded, unlabelled } = itemsFromDecisions(decisions));
+    ({ items, excluded, unlabelled } = read);
     source = `${dir} (noul decisions: P(yes) = predicted.true, label = gold)`;
   }
   if (items.length === 0) {

@@ -9,7 +9,13 @@ import {
   wireQuestion,
 } from "../lib/dataset/mod.ts";
 import { TICKET_QUESTIONS, ticketSpec, writeTickets } from "../lib/dataset/_fixtures.ts";
-import { inCaseOrder, loadRun, readDecisions, ResumeMismatchError } from "../lib/record/mod.ts";
+import {
+  inCaseOrder,
+  loadRun,
+  openRun,
+  readDecisions,
+  ResumeMismatchError,
+} from "../lib/record/mod.ts";
 import { compareRuns, markdownReport } from "../lib/report/mod.ts";
 import { htmlReport } from "../lib/report/html.ts";
 import {
@@ -269,16 +275,8 @@ Deno.test("--resume and compare refuse a run whose question set file changed, na
     first.run.spec.fingerprint,
     "the sha256 is in the fingerprint",
   );
-  const firstRecords = await readDecisions(join(first.dir, "decisions.jsonl"));
-  const secondRecords = await readDecisions(join(second.dir, "decisions.jsonl"));
-  assert.throws(
-    () =>
-      compareRuns(
-        second.dir === ""
-          ? first as never
-          : { dir: first.dir, run: first.run, records: firstRecords },
-        { dir: second.dir, run: second.run, records: secondRecords },
-      ),
+  await assert.rejects(
+    async () => await compareRuns(await openRun(first.dir), await openRun(second.dir)),
     (error: unknown) =>
       error instanceof RangeError &&
       error.message.includes(`question set file "${path}" changed`),

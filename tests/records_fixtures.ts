@@ -129,5 +129,12 @@ export function loadedRun(
   records: DecisionRecord[],
   over: Partial<RunSpec> = {},
 ): LoadedRun {
-  return { dir: id, run: runJson(records, { id, spec: spec(over) }), records };
+  return {
+    dir: id,
+    run: runJson(records, { id, spec: spec(over) }),
+    records,
+    decisions: async function* () {
+      yield* records;
+    },
+  };
 }

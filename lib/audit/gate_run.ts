@@ -306,9 +306,13 @@ export async function runGate(
   );
   const dir = options.outDir ?? join(workflow.output.dir, gateId(workflow.name, started));
   await Deno.mkdir(dir, { recursive: true });
+  // Streamed a line at a time, never joined into one string.
+  const lines = async function* () {
+    for (const r of final) yield JSON.stringify(r) + "\n";
+  };
   await writeAtomic(
     join(dir, "gate.jsonl"),
-    final.map((r) => JSON.stringify(r)).join("\n") + (final.length ? "\n" : ""),
+    ReadableStream.from(lines()).pipeThrough(new TextEncoderStream()),
   );
   const run: GateRun = {
     tool: TOOL_NAME,

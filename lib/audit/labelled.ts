@@ -42,30 +42,68 @@ export interface NoulDecisionInput {
  * ```
  */
 export function itemsFromDecisions(
-  decisions: readonly NoulDecisionInput[],
+  decisions: Iterable<NoulDecisionInput>,
 ): { items: LabelledItem[]; excluded: number; unlabelled: number } {
-  const items: LabelledItem[] = [];
-  let excluded = 0;
-  let unlabelled = 0;
-  for (const d of decisions) {
-    if (d.type !== "noul") continue;
+  const out = new LabelledItems();
+  for (const d of decisions) out.add(d);
+  return out.result();
+}
+
+/**
+ * {@linkcode itemsFromDecisions} over a stream of decisions (e.g. a run's `decisions.jsonl` read
+ * line by line): only the items (four fields per answered `noul` decision) are held.
+ *
+ * @param decisions The decisions, one at a time.
+ * @returns The items, the excluded and unlabelled counts, and how many decisions were read.
+ * @example
+ * ```ts ignore
+ * import { readDecisionLines } from "../record/mod.ts";
+ * import { itemsFromDecisionStream } from "./labelled.ts";
+ * async function* records() {
+ *   for await (const { record } of readDecisionLines("runs/<id>/decisions.jsonl")) yield record;
+ * }
+ * const { items, decisions } = await itemsFromDecisionStream(records());
+ * ```
+ */
+export async function itemsFromDecisionStream(
+  decisions: AsyncIterable<NoulDecisionInput>,
+): Promise<{ items: LabelledItem[]; excluded: number; unlabelled: number; decisions: number }> {
+  const out = new LabelledItems();
+  let read = 0;
+  for await (const d of decisions) {
+    read++;
+    out.add(d);
+  }
+  return { ...out.result(), decisions: read };
+}
+
+class LabelledItems {
+  readonly #items: LabelledItem[] = [];
+  #excluded = 0;
+  #unlabelled = 0;
+
+  add(d: NoulDecisionInput): void {
+    if (d.type !== "noul") return;
     if (d.gold === null) {
-      unlabelled++;
-      continue;
+      this.#unlabelled++;
+      return;
     }
     const p = d.predicted?.true;
     if (d.error || typeof p !== "number") {
-      excluded++;
-      continue;
+      this.#excluded++;
+      return;
     }
-    items.push({
+    this.#items.push({
       id: d.case,
       lane: `${d.workflow}/${d.question}`,
       p_yes: p,
       label: d.gold === "true",
     });
   }
-  return { items, excluded, unlabelled };
+
+  result(): { items: LabelledItem[]; excluded: number; unlabelled: number } {
+    return { items: this.#items, excluded: this.#excluded, unlabelled: this.#unlabelled };
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { itemsFromDecisions, parseLabelledItems } from "./labelled.ts";
+import { itemsFromDecisions, itemsFromDecisionStream, parseLabelledItems } from "./labelled.ts";
 
 Deno.test("itemsFromDecisions() takes answered noul decisions and excludes errors", () => {
   const base = { case: "c1", workflow: "w", gold: "true", error: null };
@@ -30,6 +30,22 @@ Deno.test("itemsFromDecisions() takes answered noul decisions and excludes error
   assert.equal(excluded, 1);
 });
 
+Deno.test("itemsFromDecisionStream() gives what itemsFromDecisions() gives over the array", async () => {
+  const decisions = Array.from({ length: 50 }, (_, i) => ({
+    case: `c${i}`,
+    workflow: "w",
+    question: i % 5 === 0 ? "pick" : "q",
+    type: i % 5 === 0 ? "choice" : "noul",
+    gold: i % 7 === 0 ? null : i % 2 === 0 ? "true" : "false",
+    predicted: i % 11 === 0 ? null : { true: i / 50, false: 1 - i / 50 },
+    error: i % 11 === 0 ? { kind: "timeout", message: "x" } : null,
+  }));
+  const streamed = await itemsFromDecisionStream((async function* () {
+    yield* decisions;
+  })());
+  assert.deepEqual(streamed, { ...itemsFromDecisions(decisions), decisions: 50 });
+});
+
 Deno.test("parseLabelledItems() reads {id, lane, p_yes, label} lines", () => {
   const text = [
     '{"id":"a","lane":"x","p_yes":0.9,"label":true}',
@@ -37,6 +53,22 @@ Deno.test("parseLabelledItems() reads {id, lane, p_yes, label} lines", () => {
     '{"id":"b","lane":"x","p_yes":0.1,"label":0}',
   ].join("\n");
   assert.deepEqual(parseLabelledItems(text, "l.jsonl").map((i) => i.label), [true, false]);
+});
+
+Deno.test("itemsFromDecisionStream() gives what itemsFromDecisions() gives over the array", async () => {
+  const decisions = Array.from({ length: 50 }, (_, i) => ({
+    case: `c${i}`,
+    workflow: "w",
+    question: i % 5 === 0 ? "pick" : "q",
+    type: i % 5 === 0 ? "choice" : "noul",
+    gold: i % 7 === 0 ? null : i % 2 === 0 ? "true" : "false",
+    predicted: i % 11 === 0 ? null : { true: i / 50, false: 1 - i / 50 },
+    error: i % 11 === 0 ? { kind: "timeout", message: "x" } : null,
+  }));
+  const streamed = await itemsFromDecisionStream((async function* () {
+    yield* decisions;
+  })());
+  assert.deepEqual(streamed, { ...itemsFromDecisions(decisions), decisions: 50 });
 });
 
 Deno.test("parseLabelledItems() names the line and field of a bad item", async (t) => {

@@ -72,7 +72,12 @@ export {
   thresholdSweep,
   type ThresholdSweepOptions,
 } from "./sweep.ts";
-export { itemsFromDecisions, type NoulDecisionInput, readLabelledItems } from "./labelled.ts";
+export {
+  itemsFromDecisions,
+  itemsFromDecisionStream,
+  type NoulDecisionInput,
+  readLabelledItems,
+} from "./labelled.ts";
 export {
   curveTable,
   type CurveTableOptions,

@@ -14,6 +14,15 @@ import { stringify } from "csv-stringify/sync";
 import type { DecisionRecord } from "../record/mod.ts";
 import type { ExportInput, ExportResult } from "./types.ts";
 
+/** Rows stringified at once: few enough to hold, many enough that a call is not per row. */
+const BATCH_ROWS = 1000;
+
+const CSV_OPTIONS = {
+  record_delimiter: "windows",
+  // csv-stringify quotes the whole record delimiter (CRLF) but not a lone CR or LF.
+  quoted_match: /[\r\n]/,
+} as const;
+
 /** The CSV's columns, in order. */
 export const CSV_COLUMNS: readonly string[] = [
   "run_id",
@@ -52,7 +61,14 @@ function number(value: number | null): number | string {
   return value === null ? "" : value;
 }
 
-function row(runId: string, r: DecisionRecord): (string | number)[] {
+/**
+ * One decision's CSV cells, in {@linkcode CSV_COLUMNS} order (text guarded, n/a as empty cells).
+ *
+ * @param runId The run id (the first column).
+ * @param r The decision.
+ * @returns The cells.
+ */
+export function csvRow(runId: string, r: DecisionRecord): (string | number)[] {
   return [
     text(runId),
     text(r.case),
@@ -78,25 +94,31 @@ function row(runId: string, r: DecisionRecord): (string | number)[] {
 }
 
 /**
- * Exports a run's decisions as CSV.
+ * Exports a run's decisions as CSV, written as it is read: the decisions are streamed and turned
+ * into rows a batch at a time, so memory does not grow with the run.
  *
  * @param input The run and its decisions.
  * @returns The CSV file (path `decisions.csv`), header first, lines ending in CRLF.
  * @example
  * ```ts ignore
- * import { loadRun } from "../record/mod.ts";
+ * import { openRun } from "../record/mod.ts";
  * import { exportCsv } from "./csv.ts";
- * const { files } = exportCsv(await loadRun("runs/<id>"));
+ * const { files } = exportCsv(await openRun("runs/<id>"));
  * ```
  */
 export function exportCsv(input: ExportInput): ExportResult {
-  const rows = input.records.map((r) => row(input.run.id, r));
-  const csv = stringify(rows, {
-    header: true,
-    columns: [...CSV_COLUMNS],
-    record_delimiter: "windows",
-    // csv-stringify quotes the whole record delimiter (CRLF) but not a lone CR or LF.
-    quoted_match: /[\r\n]/,
-  });
-  return { format: "csv", files: [{ path: CSV_PATH, text: csv }] };
+  return { format: "csv", files: [{ path: CSV_PATH, chunks: () => csvChunks(input) }] };
+}
+
+async function* csvChunks(input: ExportInput): AsyncGenerator<string> {
+  yield stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
+  let batch: (string | number)[][] = [];
+  for await (const r of input.decisions()) {
+    batch.push(csvRow(input.run.id, r));
+    if (batch.length === BATCH_ROWS) {
+      yield stringify(batch, CSV_OPTIONS);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield stringify(batch, CSV_OPTIONS);
 }

@@ -1,16 +1,28 @@
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { errored, record, runJson } from "../../tests/records_fixtures.ts";
-import { CSV_COLUMNS, exportCsv } from "./csv.ts";
+import { stringify } from "csv-stringify/sync";
+import type { DecisionRecord } from "../record/mod.ts";
+import { CSV_COLUMNS, csvRow, exportCsv } from "./csv.ts";
+import { fileText } from "./types.ts";
 
-Deno.test("`exportCsv()` quotes as RFC 4180 and keeps a server's text from becoming a formula", () => {
+function input(records: DecisionRecord[]) {
+  return {
+    run: runJson(records),
+    decisions: async function* () {
+      yield* records;
+    },
+  };
+}
+
+Deno.test("`exportCsv()` quotes as RFC 4180 and keeps a server's text from becoming a formula", async () => {
   const records = [
     record({ case: 'a,"b"' }),
     errored({ error: { kind: "invalid_request", message: '=HYPERLINK("http://x","y")' } }),
     errored({ error: { kind: "unavailable", message: "@SUM(1)" } }),
   ];
-  const { files } = exportCsv({ run: runJson(records), records });
-  const text = files[0]!.text;
+  const { files } = exportCsv(input(records));
+  const text = await fileText(files[0]!);
   assert.ok(text.endsWith("\r\n"));
   const rows: Record<string, string>[] = parse(text, { columns: true });
   assert.deepEqual(Object.keys(rows[0]!), CSV_COLUMNS);
@@ -49,7 +61,7 @@ function guarded(value: string): string {
   return /^(?:[\p{Cc}]|\s*[=+\-@])/u.test(value) ? `'${value}` : value;
 }
 
-Deno.test("`exportCsv()` keeps rows whole and formulas inert for ids, lanes and messages read back strictly", () => {
+Deno.test("`exportCsv()` keeps rows whole and formulas inert for ids, lanes and messages read back strictly", async () => {
   const records = INJECTIONS.map((s, i) =>
     errored({
       case: s,
@@ -60,10 +72,11 @@ Deno.test("`exportCsv()` keeps rows whole and formulas inert for ids, lanes and 
     })
   );
   records.push(record({ confidence: -0.5 }));
-  const { files } = exportCsv({ run: runJson(records), records });
+  const { files } = exportCsv(input(records));
+  const text = await fileText(files[0]!);
   // Strict: any line ending ends a record (as a spreadsheet reads it), no loose quotes, every row
   // the header's width.
-  const rows: Record<string, string>[] = parse(files[0]!.text, {
+  const rows: Record<string, string>[] = parse(text, {
     columns: true,
     record_delimiter: ["\r\n", "\n", "\r"],
     relax_quotes: false,
@@ -87,4 +100,25 @@ Deno.test("`exportCsv()` keeps rows whole and formulas inert for ids, lanes and 
     }
   }
   assert.equal(rows.at(-1)!.confidence, "-0.5", "a negative number stays a number");
+});
+
+Deno.test("`exportCsv()` streamed in batches writes the bytes one whole-file stringify would", async () => {
+  for (const n of [0, 1, 999, 1000, 1001, 2500]) {
+    const records = Array.from(
+      { length: n },
+      (_, i) =>
+        i % 7 === 3
+          ? errored({ case: `c${i}`, error: { kind: "unavailable", message: "line\nbreak" } })
+          : record({ case: `c${i}`, confidence: (i % 10) / 10 }),
+    );
+    const whole = await fileText(exportCsv(input(records)).files[0]!);
+    // The whole-file writer: every row at once, then one stringify with the header.
+    const once = stringify(records.map((r) => csvRow(runJson(records).id, r)), {
+      header: true,
+      columns: [...CSV_COLUMNS],
+      record_delimiter: "windows",
+      quoted_match: /[\r\n]/,
+    });
+    assert.equal(whole, once, `${n} decisions`);
+  }
 });

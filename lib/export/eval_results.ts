@@ -11,7 +11,7 @@ import YAML from "yaml";
 import { DATASET_ID } from "../dataset/mod.ts";
 import { leaderboardProblem } from "./card_protocol.ts";
 import { intervalOf, metricOf } from "./summary_values.ts";
-import type { ExportInput, ExportOptions, ExportResult } from "./types.ts";
+import { type ExportInput, type ExportOptions, type ExportResult, textFile } from "./types.ts";
 import { assertValid } from "./validate.ts";
 
 /** The card's leaderboard metrics, each exported as one entry whose `task_id` is its name. */
@@ -61,14 +61,19 @@ function intervalText(name: string, lo: number, hi: number): string {
  * @throws {RangeError} When `trainedOnTrain` is not stated, or the run is not a complete
  *   card-protocol run (naming why).
  */
-export function evalResultEntries(input: ExportInput, options: ExportOptions): EvalResultEntry[] {
-  const { run, records } = input;
+export async function evalResultEntries(
+  input: ExportInput,
+  options: ExportOptions,
+): Promise<EvalResultEntry[]> {
+  const { run } = input;
   if (options.trainedOnTrain === undefined) {
     throw new RangeError(
       "Cannot export as eval-results: say whether the model was trained on the Typed Decisions train split with --trained-on-train yes|no (the card keeps fine-tuned and zero-shot rows apart)",
     );
   }
-  const problem = leaderboardProblem(run, records.length);
+  let decisions = 0; // counted as streamed: nothing but the summary and this count is held
+  for await (const _ of input.decisions()) decisions++;
+  const problem = leaderboardProblem(run, decisions);
   if (problem) {
     throw new RangeError(`Cannot export run "${run.id}" as eval-results: ${problem}`);
   }
@@ -83,7 +88,7 @@ export function evalResultEntries(input: ExportInput, options: ExportOptions): E
     const notes = [
       training,
       `decibench ${run.tool_version}`,
-      `${records.length} decisions`,
+      `${decisions} decisions`,
       ...(interval ? [intervalText(name, interval[0], interval[1])] : []),
     ].join("; ");
     const entry: EvalResultEntry = {
@@ -111,14 +116,16 @@ export function evalResultEntries(input: ExportInput, options: ExportOptions): E
  *   card-protocol run.
  * @example
  * ```ts ignore
- * import { loadRun } from "../record/mod.ts";
+ * import { openRun } from "../record/mod.ts";
  * import { exportEvalResults } from "./eval_results.ts";
- * const { files } = exportEvalResults(await loadRun("runs/<id>"), { trainedOnTrain: false });
- * console.log(files[0].text);
+ * const { files } = await exportEvalResults(await openRun("runs/<id>"), { trainedOnTrain: false });
  * ```
  */
-export function exportEvalResults(input: ExportInput, options: ExportOptions): ExportResult {
-  const entries = evalResultEntries(input, options);
+export async function exportEvalResults(
+  input: ExportInput,
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const entries = await evalResultEntries(input, options);
   assertValid("eval-results", entries, `run "${input.run.id}" as eval-results`);
   // Strings double-quoted (dates stay strings for every YAML reader), keys plain, no folding.
   const text = YAML.stringify(entries, {
@@ -126,5 +133,5 @@ export function exportEvalResults(input: ExportInput, options: ExportOptions): E
     defaultKeyType: "PLAIN",
     lineWidth: 0,
   });
-  return { format: "eval-results", files: [{ path: EVAL_RESULTS_PATH, text }] };
+  return { format: "eval-results", files: [textFile(EVAL_RESULTS_PATH, text)] };
 }

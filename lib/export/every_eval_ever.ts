@@ -14,7 +14,7 @@
 import { type Case, loadDataset, optionsOf } from "../dataset/mod.ts";
 import { type DecisionRecord, type RunJson, sha256Hex } from "../record/mod.ts";
 import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "./summary_values.ts";
-import type { ExportInput, ExportOptions, ExportResult } from "./types.ts";
+import { type ExportInput, type ExportOptions, type ExportResult, textFile } from "./types.ts";
 import { assertValid } from "./validate.ts";
 
 /** The schema version the export follows. */
@@ -175,7 +175,7 @@ export async function exportEveryEvalEver(
   input: ExportInput,
   options: ExportOptions = {},
 ): Promise<ExportResult> {
-  const { run, records } = input;
+  const { run } = input;
   if (!run.summary) {
     throw new RangeError(
       `Cannot export run "${run.id}" as every-eval-ever: it has no summary yet (status "${run.status}")`,
@@ -191,19 +191,30 @@ export async function exportEveryEvalEver(
   const evaluationId = `${EEE_COLLECTION}/${modelId}/${epochSeconds(run.started_at)}`;
   const ids = { evaluationId, modelId };
 
-  const lines: string[] = [];
-  for (const r of records) {
-    const c = cases.get(r.case);
-    if (!c) {
-      throw new RangeError(
-        `Cannot export run "${run.id}" as every-eval-ever: case "${r.case}" is not in the vendored ${run.spec.split} split`,
-      );
+  // The samples are made twice as they are streamed: once here, to validate every row and hash
+  // the file (the aggregate names its checksum), and again as the file is written.
+  const sampleLines = async function* (): AsyncGenerator<string> {
+    for await (const r of input.decisions()) {
+      const c = cases.get(r.case);
+      if (!c) {
+        throw new RangeError(
+          `Cannot export run "${run.id}" as every-eval-ever: case "${r.case}" is not in the vendored ${run.spec.split} split`,
+        );
+      }
+      const row = await instance(r, c, ids);
+      assertValid("every-eval-ever-instance", row, `run "${run.id}" as every-eval-ever`);
+      yield JSON.stringify(row) + "\n";
     }
-    const row = await instance(r, c, ids);
-    assertValid("every-eval-ever-instance", row, `run "${run.id}" as every-eval-ever`);
-    lines.push(JSON.stringify(row));
+  };
+  // node:crypto takes ~50 ms to load: only this export loads it (an incremental sha256).
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256");
+  let sampleCount = 0;
+  for await (const line of sampleLines()) {
+    hash.update(line);
+    sampleCount++;
   }
-  const samples = lines.length ? lines.join("\n") + "\n" : "";
+  const samplesSha256 = hash.digest("hex");
 
   const spec = run.spec;
   const selfDeployed = spec.reference !== null || LOOPBACK.test(spec.endpoint);
@@ -212,7 +223,7 @@ export async function exportEveryEvalEver(
     source_type: "hf_dataset",
     hf_repo: spec.dataset,
     hf_split: spec.split,
-    samples_number: countOf(run.summary, "decisions") ?? records.length,
+    samples_number: countOf(run.summary, "decisions") ?? sampleCount,
     additional_details: strings({
       revision: spec.revision,
       license: spec.license,
@@ -315,16 +326,16 @@ export async function exportEveryEvalEver(
       format: "jsonl",
       file_path: samplesPath,
       hash_algorithm: "sha256",
-      checksum: await sha256Hex(samples),
-      total_rows: lines.length,
+      checksum: samplesSha256,
+      total_rows: sampleCount,
     },
   };
   assertValid("every-eval-ever", aggregate, `run "${run.id}" as every-eval-ever`);
   return {
     format: "every-eval-ever",
     files: [
-      { path: samplesPath, text: samples },
-      { path: `${folder}/${uuid}.json`, text: JSON.stringify(aggregate, null, 2) + "\n" },
+      { path: samplesPath, chunks: sampleLines },
+      textFile(`${folder}/${uuid}.json`, JSON.stringify(aggregate, null, 2) + "\n"),
     ],
   };
 }

@@ -34,7 +34,7 @@ export const EXPORT_FORMAT_REGISTRY: readonly ExportFormat[] = [
     description:
       "Hugging Face .eval_results/typed-decisions.yaml for the Typed Decisions leaderboard (complete card-protocol runs)",
     singleFile: true,
-    build: (input, options) => Promise.resolve(exportEvalResults(input, options)),
+    build: (input, options) => exportEvalResults(input, options),
   },
   {
     name: "every-eval-ever",

@@ -7,9 +7,9 @@
  *
  * @example
  * ```ts ignore
- * import { loadRun } from "../record/mod.ts";
+ * import { openRun } from "../record/mod.ts";
  * import { exportFormat, writeExport } from "./mod.ts";
- * const loaded = await loadRun("runs/<run-id>");
+ * const loaded = await openRun("runs/<run-id>");
  * const result = await exportFormat("csv")!.build(loaded, {});
  * await writeExport(result, loaded.dir); // runs/<run-id>/export/decisions.csv
  * ```
@@ -23,6 +23,8 @@ export {
   type ExportInput,
   type ExportOptions,
   type ExportResult,
+  fileText,
+  textFile,
 } from "./types.ts";
 export {
   countOf,

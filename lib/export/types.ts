@@ -11,12 +11,17 @@ export const EXPORT_FORMAT_NAMES = ["eval-results", "every-eval-ever", "csv"] as
 /** An export format name. */
 export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
 
-/** What an export reads: a run record and its decisions. */
+/** What an export reads: a run record and its decisions (an `OpenedRun` is one). */
 export interface ExportInput {
   /** `run.json`. */
   run: RunJson;
-  /** Every decision of the run, in record order. */
-  records: readonly DecisionRecord[];
+  /**
+   * Streams every decision of the run, in record order; an export that needs them goes through
+   * them once, as it writes.
+   *
+   * @returns The decisions, one at a time.
+   */
+  decisions(): AsyncIterable<DecisionRecord>;
 }
 
 /** Options of the export formats (each format reads the ones it needs). */
@@ -54,8 +59,41 @@ export interface ExportOptions {
 export interface ExportFile {
   /** Path relative to the export root, with `/` separators (e.g. `data/…/<uuid>.json`). */
   path: string;
-  /** The file's text. */
-  text: string;
+  /**
+   * The file's text in pieces, produced as they are written (a file that grows with the run is
+   * never held as one string); each call produces the text anew.
+   *
+   * @returns The pieces, in order.
+   */
+  chunks(): AsyncIterable<string>;
+}
+
+/**
+ * An export file whose text is already at hand (a small file: a summary, a record).
+ *
+ * @param path Path relative to the export root.
+ * @param text The file's text.
+ * @returns The file.
+ */
+export function textFile(path: string, text: string): ExportFile {
+  return {
+    path,
+    chunks: async function* () {
+      yield text;
+    },
+  };
+}
+
+/**
+ * Joins an export file's pieces into one string (for tests and small files).
+ *
+ * @param file The file.
+ * @returns Its whole text.
+ */
+export async function fileText(file: ExportFile): Promise<string> {
+  let text = "";
+  for await (const chunk of file.chunks()) text += chunk;
+  return text;
 }
 
 /** What one export produced. */

@@ -6,7 +6,12 @@
  */
 import { dirname, join } from "node:path";
 import { writeAtomic } from "../record/mod.ts";
-import type { ExportResult } from "./types.ts";
+import type { ExportFile, ExportResult } from "./types.ts";
+
+/** A file's pieces as bytes, streamed to disk as they are produced. */
+function encoded(file: ExportFile): ReadableStream<Uint8Array> {
+  return ReadableStream.from(file.chunks()).pipeThrough(new TextEncoderStream());
+}
 
 /** Options for {@linkcode writeExport}. */
 export interface WriteExportOptions {
@@ -24,7 +29,7 @@ export interface WriteExportOptions {
 }
 
 /**
- * Writes an export's files.
+ * Writes an export's files, each streamed to a temporary file and renamed into place.
  *
  * @param result The export.
  * @param runDir The run directory (the default root is its `export/` folder).
@@ -45,11 +50,17 @@ export async function writeExport(
       );
     }
     if (options.out === "-") {
-      await Deno.stdout.write(new TextEncoder().encode(file.text));
+      const encoder = new TextEncoder();
+      for await (const chunk of file.chunks()) {
+        const bytes = encoder.encode(chunk);
+        for (let done = 0; done < bytes.length;) {
+          done += await Deno.stdout.write(bytes.subarray(done));
+        }
+      }
       return ["-"];
     }
     await Deno.mkdir(dirname(options.out), { recursive: true });
-    await writeAtomic(options.out, file.text);
+    await writeAtomic(options.out, encoded(file));
     return [options.out];
   }
   const root = options.out ?? join(runDir, "export");
@@ -57,7 +68,7 @@ export async function writeExport(
   for (const file of result.files) {
     const path = join(root, ...file.path.split("/"));
     await Deno.mkdir(dirname(path), { recursive: true });
-    await writeAtomic(path, file.text);
+    await writeAtomic(path, encoded(file));
     written.push(path);
   }
   return written;

@@ -1,6 +1,7 @@
 /**
- * Reads a run directory back: `run.json` validated against its schema, and every decision of
- * `decisions.jsonl` (a torn last line from a crash is skipped).
+ * Reads a run directory back: `run.json` validated against its schema, and the decisions of
+ * `decisions.jsonl` (a torn last line from a crash is skipped), either streamed
+ * ({@linkcode openRun}: one line in memory at a time) or all at once ({@linkcode loadRun}).
  *
  * @module
  */
@@ -41,18 +42,55 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A run read back from its directory. */
-export interface LoadedRun {
+/** A run opened from its directory: `run.json` read, its decisions read when iterated. */
+export interface OpenedRun {
   /** The run directory. */
   dir: string;
   /** `run.json`. */
   run: RunJson;
+  /**
+   * Streams the decisions of `decisions.jsonl` in file order (the order cases were answered),
+   * each checked against its schema; the file is read anew on every call.
+   *
+   * @returns The decisions, one at a time.
+   * @throws {TypeError} (while iterating) When a decision line does not match its schema.
+   */
+  decisions(): AsyncIterable<DecisionRecord>;
+}
+
+/** A run read back from its directory with every decision in memory. */
+export interface LoadedRun extends OpenedRun {
   /** The decisions of `decisions.jsonl`, in file order (the order cases were answered). */
   records: DecisionRecord[];
 }
 
 /**
- * Reads and validates a run directory.
+ * Opens a run directory: reads and validates `run.json`; its decisions are streamed from
+ * `decisions.jsonl` when {@linkcode OpenedRun.decisions} is iterated, so memory stays bounded
+ * whatever the run's size.
+ *
+ * @param dir The run directory (holding `run.json` and `decisions.jsonl`).
+ * @returns The run record and a way to stream its decisions.
+ * @throws {Deno.errors.NotFound} When the directory or its `run.json` does not exist.
+ * @throws {SyntaxError} When `run.json` is not JSON.
+ * @throws {TypeError} When `run.json` does not match its schema.
+ * @example
+ * ```ts ignore
+ * import { openRun } from "./load.ts";
+ * const opened = await openRun("runs/20260101-120000-reference-ab12");
+ * let n = 0;
+ * for await (const _ of opened.decisions()) n++;
+ * console.log(opened.run.status, n);
+ * ```
+ */
+export async function openRun(dir: string): Promise<OpenedRun> {
+  const run = await readRunJson(dir);
+  return { dir, run, decisions: () => checkedDecisions(dir) };
+}
+
+/**
+ * Reads and validates a run directory, holding every decision in memory (what `--resume`
+ * needs). Readers that go through the decisions once use {@linkcode openRun} instead.
  *
  * @param dir The run directory (holding `run.json` and `decisions.jsonl`).
  * @returns The run record and its decisions.
@@ -67,6 +105,12 @@ export interface LoadedRun {
  * ```
  */
 export async function loadRun(dir: string): Promise<LoadedRun> {
+  const opened = await openRun(dir);
+  const records = await Array.fromAsync(opened.decisions());
+  return { ...opened, records };
+}
+
+async function readRunJson(dir: string): Promise<RunJson> {
   const path = join(dir, "run.json");
   let text: string;
   try {
@@ -97,22 +141,24 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
       })`,
     );
   }
-  const records: DecisionRecord[] = [];
+  return parsed.data;
+}
+
+async function* checkedDecisions(dir: string): AsyncGenerator<DecisionRecord> {
+  let count = 0;
   for await (const { line, record } of readDecisionLines(join(dir, "decisions.jsonl"))) {
+    count++;
     const checked = DecisionRecordSchema.safeParse(record);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       throw new TypeError(
-        `Cannot read run "${dir}": decision ${
-          records.length + 1
-        } of decisions.jsonl (line ${line}) has an invalid field "${
+        `Cannot read run "${dir}": decision ${count} of decisions.jsonl (line ${line}) has an invalid field "${
           issue?.path.join(".") ?? ""
         }" (${issue?.message ?? "unknown"})`,
       );
     }
-    records.push(record); // the line as written: key order and any extra fields kept
+    yield record; // the line as written: key order and any extra fields kept
   }
-  return { dir, run: parsed.data, records };
 }
 
 /**
@@ -120,14 +166,14 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
  *
  * @param arg A directory, or a run id.
  * @param runsDir Where run ids are looked up.
- * @returns The run, read and validated by {@linkcode loadRun}.
+ * @returns The run, opened by {@linkcode openRun} (its decisions streamed when iterated).
  * @throws {Deno.errors.NotFound} When neither exists (the message says what to pass).
- * @throws {TypeError} When `run.json` or a decision line does not match its schema.
+ * @throws {TypeError} When `run.json` does not match its schema.
  */
-export async function findRun(arg: string, runsDir = "runs"): Promise<LoadedRun> {
+export async function findRun(arg: string, runsDir = "runs"): Promise<OpenedRun> {
   const underRuns = join(runsDir, arg);
   const dir = !(await pathExists(arg)) && await pathExists(underRuns) ? underRuns : arg;
-  return await loadRun(dir);
+  return await openRun(dir);
 }
 
 async function pathExists(path: string): Promise<boolean> {

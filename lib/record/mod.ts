@@ -26,7 +26,14 @@ export {
 } from "./lines.ts";
 export type { AnsweredCase, CaseAsked, RunSink } from "./sink.ts";
 export { fingerprint, type FingerprintInput, sha256Hex } from "./fingerprint.ts";
-export { findRun, type LoadedRun, loadRun, upgradeRunJson } from "./load.ts";
+export {
+  findRun,
+  type LoadedRun,
+  loadRun,
+  type OpenedRun,
+  openRun,
+  upgradeRunJson,
+} from "./load.ts";
 export {
   answeredCases,
   compactDecisions,

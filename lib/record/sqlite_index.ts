@@ -29,9 +29,12 @@ import type { DecisionRecord, RunJson } from "./schemas.ts";
 
 /**
  * The index schema version (`PRAGMA user_version`). Version 2 added `decisions.extra`; version 3
- * gives `runs` one column per registered metric (added to an older file when it is opened).
+ * gives `runs` one column per registered metric (added to an older file when it is opened);
+ * version 4 adds the indexes the decision explorer's orders and filters read (a run's decisions
+ * in record order, by question, and most confident first overall, by question and by outcome),
+ * made in an older file when it is opened for writing.
  */
-export const INDEX_SCHEMA_VERSION = 3;
+export const INDEX_SCHEMA_VERSION = 4;
 
 /** The default index path, relative to the working directory. */
 export const DEFAULT_INDEX_PATH = "runs/decibench.db";
@@ -92,6 +95,16 @@ CREATE TABLE IF NOT EXISTS decisions (
 );
 CREATE INDEX IF NOT EXISTS decisions_by_run ON decisions
   (run_id, workflow, question, type, correct, error_kind, confidence, case_id);
+-- The explorer's pages: each index ends in the row id, so a page in record order or most
+-- confident first (ties in record order) is read off the index, never sorted.
+CREATE INDEX IF NOT EXISTS decisions_in_order ON decisions (run_id);
+CREATE INDEX IF NOT EXISTS decisions_by_question ON decisions (run_id, workflow, question);
+CREATE INDEX IF NOT EXISTS decisions_by_confidence ON decisions
+  (run_id, (confidence IS NULL), confidence DESC);
+CREATE INDEX IF NOT EXISTS decisions_by_question_confidence ON decisions
+  (run_id, workflow, question, (confidence IS NULL), confidence DESC);
+CREATE INDEX IF NOT EXISTS decisions_by_outcome_confidence ON decisions
+  (run_id, correct, (confidence IS NULL), confidence DESC);
 `;
 
 /** An open index. */

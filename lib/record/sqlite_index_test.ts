@@ -142,6 +142,21 @@ Deno.test("`openIndex()` upgrades a version 1 file (no `extra` column) in place"
       assert.deepEqual(runDecisions(index, runJson(r).id), r);
       const version = index.db.prepare("PRAGMA user_version").get() as { user_version: number };
       assert.equal(version.user_version, INDEX_SCHEMA_VERSION);
+      const made = index.db.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decisions' ORDER BY name",
+      ).all() as { name: string }[];
+      assert.deepEqual(
+        made.map((m) => m.name).filter((n) => !n.startsWith("sqlite_")),
+        [
+          "decisions_by_confidence",
+          "decisions_by_outcome_confidence",
+          "decisions_by_question",
+          "decisions_by_question_confidence",
+          "decisions_by_run",
+          "decisions_in_order",
+        ],
+        "the explorer's indexes are made in an older file",
+      );
     } finally {
       index.close();
     }

@@ -6,12 +6,13 @@
  * @module
  */
 import {
+  MetricsAccumulator,
   type PairedComparison,
   pairedComparison,
-  summarize,
+  type PairedInput,
   type Summary,
 } from "../metrics/mod.ts";
-import { type DecisionRecord, inCaseOrder, type LoadedRun, type RunSpec } from "../record/mod.ts";
+import { type DecisionRecord, inCaseOrder, type OpenedRun, type RunSpec } from "../record/mod.ts";
 
 /** One side of a comparison. */
 export interface ComparedRun {
@@ -53,14 +54,57 @@ export interface CompareRunsOptions {
   resamples?: number | undefined;
 }
 
-function key(r: DecisionRecord): string {
+function key(r: Pick<DecisionRecord, "case" | "question">): string {
   return `${r.case}\u0000${r.question}`;
 }
 
+/** What the paired comparison reads of a labelled decision: a few fields, not its distributions. */
+async function pairedInputs(run: OpenedRun): Promise<PairedInput[]> {
+  const out: PairedInput[] = [];
+  for await (const r of run.decisions()) {
+    // Unlabelled decisions (gold null) are never scored, so they take no part in a comparison.
+    if (r.gold === null) continue;
+    out.push({
+      case: r.case,
+      workflow: r.workflow,
+      question: r.question,
+      correct: r.correct,
+      error: r.error,
+    });
+  }
+  return out;
+}
+
 /**
- * Compares run B with run A on the decisions both hold (matched by case and question).
+ * Summarizes a run's shared decisions, streamed once more: each case's run of consecutive lines
+ * goes to the accumulator (whose per-case bootstrap weights do not depend on order).
+ */
+async function sharedSummary(
+  run: OpenedRun,
+  shared: ReadonlySet<string>,
+  options: CompareRunsOptions,
+): Promise<Summary> {
+  const acc = new MetricsAccumulator({ seed: options.seed, resamples: options.resamples });
+  let group: DecisionRecord[] = [];
+  for await (const r of run.decisions()) {
+    if (r.gold === null || !shared.has(key(r))) continue;
+    if (group.length > 0 && group[0]?.case !== r.case) {
+      acc.addCase(group[0]?.case ?? "", group);
+      group = [];
+    }
+    group.push(r);
+  }
+  if (group.length > 0) acc.addCase(group[0]?.case ?? "", group);
+  return acc.summary();
+}
+
+/**
+ * Compares run B with run A on the decisions both hold (matched by case and question). Each run's
+ * decisions are streamed from its `decisions.jsonl`: what is held is a few fields per labelled
+ * decision (case, question, workflow, correct, error) and the metric accumulators, never a run's
+ * records.
  *
- * @param a Run A, the baseline (from `loadRun`).
+ * @param a Run A, the baseline (from `openRun` or `loadRun`).
  * @param b Run B.
  * @param options Bootstrap seed and resamples.
  * @returns Both runs' metrics on the shared decisions, the paired comparison and what differs.
@@ -68,17 +112,17 @@ function key(r: DecisionRecord): string {
  *   decision.
  * @example
  * ```ts ignore
- * import { loadRun } from "../record/mod.ts";
+ * import { openRun } from "../record/mod.ts";
  * import { compareRuns } from "./compare.ts";
- * const c = compareRuns(await loadRun("runs/a"), await loadRun("runs/b"));
+ * const c = await compareRuns(await openRun("runs/a"), await openRun("runs/b"));
  * console.log(c.paired.difference, c.paired.interval, c.paired.mcnemar);
  * ```
  */
-export function compareRuns(
-  a: LoadedRun,
-  b: LoadedRun,
+export async function compareRuns(
+  a: OpenedRun,
+  b: OpenedRun,
   options: CompareRunsOptions = {},
-): RunComparison {
+): Promise<RunComparison> {
   const sa = a.run.spec;
   const sb = b.run.spec;
   const fa = sa.question_set?.kind === "file" ? sa.question_set : undefined;
@@ -104,15 +148,14 @@ export function compareRuns(
       }"); compare runs made on the same dataset revision`,
     );
   }
-  // Unlabelled decisions (gold null) are never scored, so they take no part in a comparison.
   // By case id: the same figures whatever order each run's decisions were answered in.
-  const labelledA = inCaseOrder(a.records.filter((r) => r.gold !== null));
-  const labelledB = inCaseOrder(b.records.filter((r) => r.gold !== null));
+  const labelledA = inCaseOrder(await pairedInputs(a));
+  const labelledB = inCaseOrder(await pairedInputs(b));
   const inB = new Set(labelledB.map(key));
-  const inA = new Set(labelledA.map(key));
-  const sharedA = labelledA.filter((r) => inB.has(key(r)));
-  const sharedB = labelledB.filter((r) => inA.has(key(r)));
-  if (!sharedA.length) {
+  const shared = new Set<string>();
+  for (const r of labelledA) if (inB.has(key(r))) shared.add(key(r));
+  inB.clear();
+  if (shared.size === 0) {
     throw new RangeError(
       `Cannot compare runs "${a.dir}" and "${b.dir}": they share no decision (no case and question in common)`,
     );
@@ -133,17 +176,17 @@ export function compareRuns(
   const differences = fields
     .map(([field, get]) => ({ field, a: get(sa), b: get(sb) }))
     .filter((d) => d.a !== d.b);
-  const side = (run: LoadedRun, shared: DecisionRecord[]): ComparedRun => ({
+  const side = async (run: OpenedRun): Promise<ComparedRun> => ({
     id: run.run.id,
     dir: run.dir,
     status: run.run.status,
     spec: run.run.spec,
     modelReported: run.run.model_reported,
-    summary: summarize(shared, bootstrap),
+    summary: await sharedSummary(run, shared, options),
   });
   return {
-    a: side(a, sharedA),
-    b: side(b, sharedB),
+    a: await side(a),
+    b: await side(b),
     dataset: sa.dataset,
     revision: sa.revision,
     differences,

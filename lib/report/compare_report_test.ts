@@ -18,7 +18,7 @@ Deno.test("`formatPValue()` prints an underflowed p-value as a bound, never 0", 
   }
 });
 
-Deno.test("`comparisonReport()` shows both runs' accuracy, the signed difference and McNemar counts", () => {
+Deno.test("`comparisonReport()` shows both runs' accuracy, the signed difference and McNemar counts", async () => {
   const a = loadedRun("A", [
     record({ case: "c1" }),
     errored({ case: "c2" }),
@@ -29,7 +29,7 @@ Deno.test("`comparisonReport()` shows both runs' accuracy, the signed difference
     record({ case: "c2" }),
     record({ case: "c3" }),
   ]);
-  const c = compareRuns(a, b, { resamples: 50 });
+  const c = await compareRuns(a, b, { resamples: 50 });
   const text = comparisonReport(c);
   assert.match(text, /^decibench compare · 3 shared decisions in 3 cases/);
   assert.match(text, /accuracy +33\.3%.* 100\.0%/);

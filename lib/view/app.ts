@@ -13,7 +13,7 @@ import type { Context } from "hono";
 import type { Case } from "../dataset/mod.ts";
 import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "../export/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
-import type { RunComparison } from "../report/mod.ts";
+import { loadRunReport, type RunComparison } from "../report/mod.ts";
 import { VIEW_CSS, VIEW_JS } from "./assets.ts";
 import type { CatalogRun, RunCatalog, RunProgress } from "./catalog.ts";
 import { type Flip, flips as flipsOf, incomparable, pairedRuns } from "./compare.ts";
@@ -34,8 +34,7 @@ import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
 import { parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
-import type { ReportWorker } from "./report_worker.ts";
-import { type RunPageReport, runPageReport } from "./run_report.ts";
+import { type RunPageReport, runPageReport, runPageReportOf } from "./run_report.ts";
 import type { StateSource } from "./states.ts";
 
 /** What the routes read from. */
@@ -44,8 +43,6 @@ export interface ViewContext {
   catalog: RunCatalog;
   /** The states of the cases. */
   states: StateSource;
-  /** Computes run page reports off the request path; without one, the request computes it. */
-  reports?: ReportWorker | undefined;
 }
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -98,6 +95,20 @@ function runJson(entry: CatalogRun, progress?: RunProgress) {
 }
 
 /**
+ * A run page's report: read from the report model the run wrote when it ended (`report.json`),
+ * else — a run still going, or one written before runs kept their report model — computed by
+ * streaming its decisions once through the metrics accumulator.
+ */
+async function computeRunReport(catalog: RunCatalog, entry: CatalogRun): Promise<RunPageReport> {
+  const saved = entry.dir === null || entry.run.status === "running"
+    ? null
+    : await loadRunReport(entry.dir).catch(() => null);
+  return saved !== null && saved.run.id === entry.id
+    ? runPageReportOf(saved)
+    : await runPageReport(entry.run, catalog.decisions(entry));
+}
+
+/**
  * Builds the view's hono app.
  *
  * @param context The catalog and the state source.
@@ -134,10 +145,7 @@ export function createViewApp(context: ViewContext): Hono {
   const reportOf = async (entry: CatalogRun): Promise<RunPageReport> => {
     const cached = reports.get(entry.id);
     if (cached?.version === entry.version) return cached.report;
-    const records = await catalog.records(entry);
-    const report = context.reports
-      ? await context.reports.compute(entry.run, records)
-      : runPageReport(entry.run, records);
+    const report = await computeRunReport(catalog, entry);
     reports.set(entry.id, { version: entry.version, report });
     return report;
   };
@@ -331,7 +339,7 @@ export function createViewApp(context: ViewContext): Hono {
     let comparison = comparisons.get(key);
     if (!comparison) {
       try {
-        comparison = pairedRuns({ run: a.run, records: ra }, { run: b.run, records: rb });
+        comparison = await pairedRuns({ run: a.run, records: ra }, { run: b.run, records: rb });
       } catch (error) {
         return {
           a,

@@ -12,16 +12,17 @@
 import { join } from "node:path";
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import {
+  addIndexedDecisions,
+  beginIndexedRun,
+  decisionFromRow,
   type DecisionRecord,
   DEFAULT_INDEX_PATH,
-  indexRun,
-  type LoadedRun,
-  loadRun,
   openIndex,
+  openRun,
   RUN_JSON_VERSION,
-  runDecisions,
   type RunIndex,
   type RunJson,
+  updateIndexedRun,
   upgradeRunJson,
 } from "../record/mod.ts";
 import { TOOL_NAME } from "../version.ts";
@@ -84,8 +85,10 @@ interface DirRun {
 interface MemoryDb {
   key: string;
   index: RunIndex;
-  records: DecisionRecord[];
 }
+
+/** Decisions indexed at once when a run directory is read into an in-memory database. */
+const INDEX_BATCH = 1000;
 
 const MEMORY_DBS = 4;
 
@@ -116,7 +119,6 @@ export class RunCatalog {
   #index: RunIndex | null = null;
   #runJson = new Map<string, { stamp: string; run: RunJson | null }>();
   #memory: MemoryDb[] = [];
-  #records = new Map<string, { version: string; records: DecisionRecord[] }>();
 
   /**
    * A catalog over an index and a runs folder; nothing is read until it is asked.
@@ -266,10 +268,28 @@ export class RunCatalog {
     const key = `${entry.id}\u0000${entry.version}`;
     const hit = this.#memory.find((m) => m.key === key);
     if (hit) return hit;
-    const loaded: LoadedRun = await loadRun(entry.dir as string);
+    // Streamed into the database a batch at a time: the run's decisions are never held as a list.
+    const opened = await openRun(entry.dir as string);
     const index = openIndex(":memory:");
-    indexRun(index, loaded.run, loaded.records, { dir: entry.dir });
-    const db: MemoryDb = { key, index, records: loaded.records };
+    try {
+      beginIndexedRun(index, opened.run, { dir: entry.dir });
+      let batch: DecisionRecord[] = [];
+      let count = 0;
+      for await (const r of opened.decisions()) {
+        batch.push(r);
+        count++;
+        if (batch.length === INDEX_BATCH) {
+          addIndexedDecisions(index, opened.run.id, batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) addIndexedDecisions(index, opened.run.id, batch);
+      updateIndexedRun(index, opened.run, count, { dir: entry.dir });
+    } catch (error) {
+      index.close();
+      throw error;
+    }
+    const db: MemoryDb = { key, index };
     for (const old of this.#memory.filter((m) => m.key.startsWith(`${entry.id}\u0000`))) {
       old.index.close();
     }
@@ -291,18 +311,30 @@ export class RunCatalog {
   }
 
   /**
-   * Every decision of a run, in record order.
+   * Every decision of a run, in record order, as a list (the comparison page's paired figures).
    *
    * @param entry The run.
    * @returns The decisions.
+   * @throws {TypeError} When the run directory's records do not match their schema.
    */
   async records(entry: CatalogRun): Promise<DecisionRecord[]> {
-    if (entry.source === "file") return (await this.#memoryDb(entry)).records;
-    const cached = this.#records.get(entry.id);
-    if (cached?.version === entry.version) return cached.records;
-    const records = runDecisions(await this.index() as RunIndex, entry.id);
-    this.#records.set(entry.id, { version: entry.version, records });
-    return records;
+    return await Array.fromAsync(this.decisions(entry));
+  }
+
+  /**
+   * Streams a run's decisions in record order from the database that holds them, one row at a
+   * time.
+   *
+   * @param entry The run.
+   * @returns The decisions.
+   * @throws {TypeError} (while iterating) When the run directory's records do not match their
+   *   schema.
+   */
+  async *decisions(entry: CatalogRun): AsyncGenerator<DecisionRecord> {
+    const db = await this.db(entry);
+    const rows = db.prepare("SELECT * FROM decisions WHERE run_id = ? ORDER BY rowid")
+      .iterate(entry.id) as Iterable<Record<string, SQLInputValue>>;
+    for (const row of rows) yield decisionFromRow(row);
   }
 
   /**

@@ -99,10 +99,13 @@ export function pairedRuns(
   a: { run: RunJson; records: DecisionRecord[] },
   b: { run: RunJson; records: DecisionRecord[] },
   seed = 0,
-): RunComparison {
-  return compareRuns(
-    { dir: a.run.id, run: a.run, records: a.records },
-    { dir: b.run.id, run: b.run, records: b.records },
-    { seed },
-  );
+): Promise<RunComparison> {
+  const opened = (side: { run: RunJson; records: DecisionRecord[] }) => ({
+    dir: side.run.id,
+    run: side.run,
+    decisions: async function* () {
+      yield* side.records;
+    },
+  });
+  return compareRuns(opened(a), opened(b), { seed });
 }

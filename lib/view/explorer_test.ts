@@ -106,3 +106,66 @@ Deno.test("`facets()` and `errorGroups()` list a run's values and its errors wit
     ]);
   });
 });
+
+Deno.test("the explorer's pages are read off an index, never sorted (EXPLAIN QUERY PLAN)", () => {
+  const index = openIndex(":memory:");
+  try {
+    const records = Array.from(
+      { length: 300 },
+      (_, i) =>
+        i % 17 === 0 ? errored({ case: `c${i}`, question: `q${i % 5}` }) : record({
+          case: `c${i}`,
+          workflow: i % 2 === 0 ? "billing" : "customer_service",
+          question: `q${i % 5}`,
+          correct: i % 3 !== 0,
+          confidence: (i % 100) / 100,
+        }),
+    );
+    // Several runs, as an index holds: a run's rows are a part of the table.
+    for (const id of ["p", "r", "s", "t"]) indexRun(index, runJson(records, { id }), records);
+    index.db.exec("ANALYZE");
+    const orders = {
+      dataset: "rowid",
+      confidence: "confidence IS NULL, confidence DESC, rowid",
+    };
+    const filters = [
+      {},
+      { workflow: "billing", question: "q1" },
+      { outcome: "correct" as const },
+      { outcome: "wrong" as const, minConfidence: 0.9 },
+      { workflow: "billing" },
+      { type: "noul" },
+    ];
+    for (const filter of filters) {
+      for (const [name, order] of Object.entries(orders)) {
+        const where = whereOf("r", filter);
+        const plan = (index.db.prepare(
+          `EXPLAIN QUERY PLAN SELECT rowid AS id FROM decisions WHERE ${where.sql} ORDER BY ${order} LIMIT 50`,
+        ).all(...where.params) as { detail: string }[]).map((r) => r.detail).join("; ");
+        const what = `${JSON.stringify(filter)} in ${name} order: ${plan}`;
+        assert.match(plan, /USING (COVERING )?INDEX decisions_/, what);
+        assert.doesNotMatch(plan, /TEMP B-TREE/, what);
+      }
+    }
+    // The most confident first, unfiltered and by question, need not read the table at all.
+    for (const filter of [{}, { workflow: "billing", question: "q1" }]) {
+      const where = whereOf("r", filter);
+      const plan = (index.db.prepare(
+        `EXPLAIN QUERY PLAN SELECT rowid AS id FROM decisions WHERE ${where.sql} ORDER BY ${orders.confidence} LIMIT 50`,
+      ).all(...where.params) as { detail: string }[]).map((r) => r.detail).join("; ");
+      assert.match(plan, /COVERING INDEX decisions_by_(question_)?confidence/);
+    }
+    // And the page the query returns is the one a full sort gives.
+    const page = queryDecisions(index.db, whereOf("r", {}), {
+      page: 1,
+      perPage: 20,
+      order: "confidence",
+    });
+    const sorted = records.filter((r) => r.confidence !== null).sort((a, b) =>
+      (b.confidence ?? 0) - (a.confidence ?? 0) || records.indexOf(a) - records.indexOf(b)
+    ).slice(0, 20);
+    assert.deepEqual(page.decisions.map((d) => d.case), sorted.map((d) => d.case));
+  } finally {
+    index.close();
+  }
+});

@@ -1,21 +1,21 @@
 /**
- * What a run's page shows beyond run.json: the report model of lib/report (the breakdowns by
- * type, workflow and question, computed once with the run's seed, so the figures equal
+ * What a run's page shows beyond run.json: the breakdowns by type, workflow and question (the
+ * metrics accumulator the run itself feeds, with the run's seed, so the figures equal
  * report.html's) and the report's charts, drawn by Observable Plot on the server as report.html
- * draws them.
+ * draws them. The decisions are streamed once: what is held is the accumulator and, for the
+ * charts, each decision's confidence and outcome.
  *
  * @module
  */
-import { DATASET_URL, type DatasetInfo } from "../dataset/mod.ts";
-import { type BreakdownRow, reliabilityTable } from "../metrics/mod.ts";
+import { type BreakdownRow, MetricsAccumulator, reliabilityTable } from "../metrics/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import type { RunReport } from "../report/mod.ts";
 import {
   accuracyChart,
   confidenceHistogram,
   reliabilityChart,
   riskCoverageChart,
 } from "../charts/mod.ts";
-import { buildReport } from "../report/mod.ts";
 
 /** A run's breakdowns (from the report model) and its charts. */
 export interface RunPageReport {
@@ -42,37 +42,95 @@ export interface RunPageReport {
   };
 }
 
+/** What the charts read of a decision. */
+interface ChartPoint {
+  confidence: number | null;
+  correct: boolean;
+  error: DecisionRecord["error"];
+}
+
 /**
- * Computes a run's breakdowns through the report model and draws its charts.
+ * Computes a run's breakdowns and draws its charts from its decisions, read once as a stream.
  *
  * @param run The run record (its spec's seed seeds the intervals).
- * @param records Its decisions.
+ * @param decisions Its decisions, in any order (a case's decisions together).
  * @returns The breakdowns and the charts.
  */
-export function runPageReport(run: RunJson, records: readonly DecisionRecord[]): RunPageReport {
-  const spec = run.spec;
-  const info: DatasetInfo = {
-    dataset: spec.dataset,
-    revision: spec.revision,
-    license: spec.license,
-    split: spec.split === "train" ? "train" : "test",
-    url: DATASET_URL,
-    sha256: "",
-    rows: spec.cases,
+export async function runPageReport(
+  run: RunJson,
+  decisions: AsyncIterable<DecisionRecord> | Iterable<DecisionRecord>,
+): Promise<RunPageReport> {
+  // The summary's own intervals are not shown here (run.json holds them): only the breakdowns'.
+  const acc = new MetricsAccumulator({ seed: run.spec.seed, intervalMetrics: [] });
+  const points: ChartPoint[] = [];
+  // Where each row first appears in case order (the report model lists rows so), whatever order
+  // the cases were answered in.
+  const first = new Map<string, { case: string; at: number }>();
+  const seen = (key: string, r: DecisionRecord, at: number) => {
+    const had = first.get(key);
+    if (had === undefined || r.case < had.case) first.set(key, { case: r.case, at });
   };
-  const report = buildReport(run, records, info);
-  const empty = records.length === 0;
+  let group: DecisionRecord[] = [];
+  for await (const r of decisions) {
+    points.push({ confidence: r.confidence, correct: r.correct, error: r.error });
+    if (group.length > 0 && group[0]?.case !== r.case) {
+      acc.addCase(group[0]?.case ?? "", group);
+      group = [];
+    }
+    seen(`type\u0000${r.type}`, r, group.length);
+    seen(`workflow\u0000${r.workflow}`, r, group.length);
+    seen(`question\u0000${r.workflow}/${r.question}`, r, group.length);
+    group.push(r);
+  }
+  if (group.length > 0) acc.addCase(group[0]?.case ?? "", group);
+  const rows = acc.breakdowns();
+  const ordered = (by: string, list: BreakdownRow[]) =>
+    list.map((row) => ({ row, place: first.get(`${by}\u0000${row.key}`) })).sort((a, b) => {
+      const x = a.place;
+      const y = b.place;
+      if (x === undefined || y === undefined) return 0;
+      return x.case < y.case ? -1 : x.case > y.case ? 1 : x.at - y.at;
+    }).map(({ row }) => row);
+  const byType = ordered("type", rows.byType);
+  const byWorkflow = ordered("workflow", rows.byWorkflow);
+  const byQuestion = ordered("question", rows.byQuestion);
+  const empty = points.length === 0;
   return {
-    byType: report.byType,
-    byWorkflow: report.byWorkflow,
-    byQuestion: report.byQuestion,
+    byType,
+    byWorkflow,
+    byQuestion,
     charts: {
-      byWorkflow: empty ? "" : accuracyChart(report.byWorkflow),
-      byType: empty ? "" : accuracyChart(report.byType),
-      byQuestion: empty ? "" : accuracyChart(report.byQuestion, { width: 1000 }),
-      reliability: empty ? "" : reliabilityChart(reliabilityTable(records)),
-      histogram: empty ? "" : confidenceHistogram(records),
-      riskCoverage: empty ? "" : riskCoverageChart(records),
+      byWorkflow: empty ? "" : accuracyChart(byWorkflow),
+      byType: empty ? "" : accuracyChart(byType),
+      byQuestion: empty ? "" : accuracyChart(byQuestion, { width: 1000 }),
+      reliability: empty ? "" : reliabilityChart(reliabilityTable(points)),
+      histogram: empty ? "" : confidenceHistogram(points),
+      riskCoverage: empty ? "" : riskCoverageChart(points),
+    },
+  };
+}
+
+/**
+ * The run page's breakdowns and charts from a run's report model (`report.json`, written once when
+ * the run ended): nothing is recomputed and no decision is read.
+ *
+ * @param report The run's report model (`loadRunReport`).
+ * @returns The breakdowns and the charts' SVG text.
+ */
+export function runPageReportOf(report: RunReport): RunPageReport {
+  const { byType, byWorkflow, byQuestion, points } = report;
+  const empty = points.length === 0;
+  return {
+    byType,
+    byWorkflow,
+    byQuestion,
+    charts: {
+      byWorkflow: empty ? "" : accuracyChart(byWorkflow),
+      byType: empty ? "" : accuracyChart(byType),
+      byQuestion: empty ? "" : accuracyChart(byQuestion, { width: 1000 }),
+      reliability: empty ? "" : reliabilityChart(reliabilityTable(points)),
+      histogram: empty ? "" : confidenceHistogram(points),
+      riskCoverage: empty ? "" : riskCoverageChart(points),
     },
   };
 }

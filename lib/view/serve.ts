@@ -7,7 +7,6 @@
  */
 import { RunCatalog } from "./catalog.ts";
 import { createViewApp } from "./app.ts";
-import { ReportWorker } from "./report_worker.ts";
 import { StateSource } from "./states.ts";
 
 /** Options for {@linkcode startView}. */
@@ -75,8 +74,7 @@ export function startView(options: ViewOptions = {}): Promise<ViewServer> {
   const hostname = options.hostname ?? "127.0.0.1";
   const catalog = new RunCatalog({ dbPath: options.dbPath, runsDir: options.runsDir });
   const states = new StateSource({ datasetDir: options.datasetDir });
-  const reports = new ReportWorker();
-  const app = createViewApp({ catalog, states, reports });
+  const app = createViewApp({ catalog, states });
   const loopback = isLoopback(hostname);
   return new Promise((resolve, reject) => {
     try {
@@ -110,7 +108,6 @@ export function startView(options: ViewOptions = {}): Promise<ViewServer> {
       const addr = server.addr as Deno.NetAddr;
       const shown = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
       const finished = server.finished.then(() => {
-        reports.close();
         catalog.close();
       });
       resolve({
@@ -124,7 +121,6 @@ export function startView(options: ViewOptions = {}): Promise<ViewServer> {
         },
       });
     } catch (error) {
-      reports.close();
       catalog.close();
       reject(error);
     }
