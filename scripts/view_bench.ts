@@ -70,8 +70,7 @@ async function main(): Promise<void> {
 
     const view = await startView({ port: 0, dbPath, runsDir: "" });
     try {
-      // The big run's page, first opened: its report is computed in the view's worker, and `/`
-      // is timed meanwhile.
+      // The big run's page, first opened (its report read or computed), and `/` timed meanwhile.
       const during: number[] = [];
       let pending = true;
       const firstPage = timeGet(`${view.url}/runs/big-20k`).finally(() => pending = false);
