@@ -7,7 +7,7 @@ import type { Question } from "../dataset/mod.ts";
 import type { CaseError } from "./errors.ts";
 import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
-import { redact } from "./redact.ts";
+import { redact, redactDeep } from "./redact.ts";
 import { send, type SendOptions, type SendResult } from "./transport.ts";
 
 /** Options for `askCase`. */
@@ -88,6 +88,7 @@ export async function askCase(
   const { retries = 2, backoffMs = 250, signal } = options;
   let attempts = 0;
   let latencyMs: number | null = null;
+  const secrets = [options.apiKey];
   // Built once per case, not per attempt.
   const sendOptions: SendOptions = {
     apiKey: options.apiKey,
@@ -102,13 +103,15 @@ export async function askCase(
     try {
       result = await send(request, sendOptions);
       latencyMs = result.latencyMs;
-      const reply = engine.parse(result.body, questions);
+      // Every string of the reply (model, native, provider, response id) redacted here, so
+      // nothing downstream — records, index, reports, pages, paths — ever sees the key.
+      const reply = redactDeep(engine.parse(result.body, questions), secrets);
       return { reply, error: null, fatal: false, attempts, latencyMs };
     } catch (error) {
       if (error instanceof AnswerValidationError) {
         const outcome: CaseOutcome = {
           reply: null,
-          error: { kind: "malformed", message: error.message, status: null },
+          error: { kind: "malformed", message: redact(error.message, secrets), status: null },
           fatal: false,
           attempts,
           latencyMs,
@@ -117,7 +120,7 @@ export async function askCase(
           outcome.notAReply = {
             status: result.status,
             contentType: result.contentType,
-            start: redact(result.body.slice(0, 80), [options.apiKey]),
+            start: redact(result.body.slice(0, 80), secrets),
           };
         }
         return outcome;
@@ -129,7 +132,7 @@ export async function askCase(
       }
       return {
         reply: null,
-        error: { kind: error.kind, message: error.message, status: error.status },
+        error: { kind: error.kind, message: redact(error.message, secrets), status: error.status },
         fatal: error.fatal,
         attempts,
         latencyMs,

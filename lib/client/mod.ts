@@ -43,4 +43,4 @@ export {
   type ProbeSlotsOptions,
 } from "./slots.ts";
 export { endpointIdentity, parseBaseUrl, systemOneUrl } from "./url.ts";
-export { redact, safeUrl } from "./redact.ts";
+export { redact, redactDeep, safeUrl } from "./redact.ts";
