@@ -245,6 +245,7 @@ export async function runGate(
           : await askCase(endpoint.engine, request, questions, {
             ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
             timeoutMs: endpoint.spec.timeoutMs,
+            maxReplyBytes: endpoint.spec.maxReplyBytes,
             retries: endpoint.spec.retries,
             ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
             signal,

@@ -24,6 +24,8 @@ export interface AskOptions {
   signal?: AbortSignal | undefined;
   /** The environment variable the key comes from, for the authentication message. @default undefined */
   keyVariable?: string | undefined;
+  /** Most bytes of a reply's decoded body read; over it the case is `malformed`. @default 16777216 */
+  maxReplyBytes?: number | undefined;
 }
 
 /** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
@@ -96,6 +98,7 @@ export async function askCase(
     signal,
     ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
     keyVariable: options.keyVariable,
+    maxReplyBytes: options.maxReplyBytes,
   };
   for (;;) {
     attempts++;

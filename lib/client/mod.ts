@@ -27,7 +27,7 @@ export {
   type ErrorKind,
 } from "./errors.ts";
 export { systemOneEngine, type SystemOneEngineOptions } from "./systemone.ts";
-export { send, type SendOptions, type SendResult } from "./transport.ts";
+export { DEFAULT_MAX_REPLY_BYTES, send, type SendOptions, type SendResult } from "./transport.ts";
 export { askCase, type AskOptions, type CaseOutcome, type NotAReply, tryBuild } from "./ask.ts";
 export {
   type ReplyOutcome,

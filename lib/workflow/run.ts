@@ -651,6 +651,7 @@ export async function runPrepared(
     apiKey: endpoint.apiKey,
     timeoutMs: endpoint.spec.timeoutMs,
     retries: endpoint.spec.retries,
+    maxReplyBytes: endpoint.spec.maxReplyBytes,
     backoffMs: options.backoffMs,
     signal: abandon.signal,
     keyVariable: endpoint.spec.apiKeyEnv,

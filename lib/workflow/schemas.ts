@@ -8,7 +8,7 @@
  */
 import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { ENGINE_NAMES, type EngineName } from "../client/mod.ts";
+import { DEFAULT_MAX_REPLY_BYTES, ENGINE_NAMES, type EngineName } from "../client/mod.ts";
 import type { DatasetSpec, QuestionDefinition } from "../dataset/mod.ts";
 import { METRIC_NAMES } from "../metrics/mod.ts";
 import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "./audits_spec.ts";
@@ -85,6 +85,8 @@ export const EndpointSpecSchema = z.object({
   timeoutMs: z.number().int().positive().default(120_000),
   /** Extra attempts for transient errors. */
   retries: z.number().int().min(0).max(10).default(2),
+  /** Most bytes of a reply's body read, after decompression. */
+  maxReplyBytes: z.number().int().positive().default(DEFAULT_MAX_REPLY_BYTES),
   /** Extra headers (never credentials). */
   headers: z.record(z.string(), z.string()).default({}),
 }).strict().refine((e) => e.baseUrl !== undefined || e.reference !== undefined, {
@@ -147,6 +149,12 @@ export interface EndpointSpecInput {
    */
   retries?: number | undefined;
   /**
+   * Most bytes of a reply's body read, after decompression (a positive integer); a longer reply
+   * makes the case a `malformed` error naming the limit, not retried.
+   * @default 16777216 (16 MiB)
+   */
+  maxReplyBytes?: number | undefined;
+  /**
    * Extra headers (never credentials).
    * @default {}
    */
@@ -175,6 +183,8 @@ export interface EndpointSpec {
   timeoutMs: number;
   /** Extra attempts for transient errors. */
   retries: number;
+  /** Most bytes of a reply's body read, after decompression. */
+  maxReplyBytes: number;
   /** Extra headers (never credentials). */
   headers: Record<string, string>;
 }

@@ -123,6 +123,7 @@ export async function runRepeats(
           {
             apiKey: endpoint.apiKey,
             timeoutMs: endpoint.spec.timeoutMs,
+            maxReplyBytes: endpoint.spec.maxReplyBytes,
             retries: endpoint.spec.retries,
             backoffMs: options.backoffMs,
             signal: options.signal,
