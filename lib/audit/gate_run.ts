@@ -246,6 +246,7 @@ export async function runGate(
             ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
             timeoutMs: endpoint.spec.timeoutMs,
             maxReplyBytes: endpoint.spec.maxReplyBytes,
+            maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
             retries: endpoint.spec.retries,
             ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
             signal,

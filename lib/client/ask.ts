@@ -26,6 +26,8 @@ export interface AskOptions {
   keyVariable?: string | undefined;
   /** Most bytes of a reply's decoded body read; over it the case is `malformed`. @default 16777216 */
   maxReplyBytes?: number | undefined;
+  /** The longest `Retry-After` delay honoured, in ms; a longer one is cut to this. @default 60000 */
+  maxRetryAfterMs?: number | undefined;
 }
 
 /** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
@@ -99,6 +101,7 @@ export async function askCase(
     ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
     keyVariable: options.keyVariable,
     maxReplyBytes: options.maxReplyBytes,
+    maxRetryAfterMs: options.maxRetryAfterMs,
   };
   for (;;) {
     attempts++;

@@ -33,7 +33,16 @@ export interface SendOptions {
    * @default 16777216 (16 MiB, {@linkcode DEFAULT_MAX_REPLY_BYTES})
    */
   maxReplyBytes?: number | undefined;
+  /**
+   * The longest delay a server's `Retry-After` header may ask for, in ms; a longer one is cut
+   * to this.
+   * @default 60000 ({@linkcode DEFAULT_MAX_RETRY_AFTER_MS})
+   */
+  maxRetryAfterMs?: number | undefined;
 }
+
+/** The default cap on a server's `Retry-After` delay: 60 s. */
+export const DEFAULT_MAX_RETRY_AFTER_MS: number = 60_000;
 
 /** The default limit on a reply's decoded body: 16 MiB. */
 export const DEFAULT_MAX_REPLY_BYTES: number = 16 * 1024 * 1024;
@@ -104,18 +113,23 @@ export interface SendResult {
 }
 
 /**
- * Parses a `Retry-After` header (seconds or an HTTP date) into ms, capped at 60 s.
+ * Parses a `Retry-After` header (seconds or an HTTP date) into ms, capped (60 s by default).
  *
  * @param value Header value.
  * @param now Current time in ms since the epoch.
+ * @param maxMs The longest delay returned. @default 60000
  * @returns Delay in ms, or null when absent or unparseable.
  */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+  maxMs: number = DEFAULT_MAX_RETRY_AFTER_MS,
+): number | null {
   if (value === null || value.trim() === "") return null;
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
   if (!Number.isFinite(ms)) return null;
-  return Math.min(Math.max(ms, 0), 60_000);
+  return Math.min(Math.max(ms, 0), maxMs);
 }
 
 /**
@@ -218,7 +232,11 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
     status: response.status,
     transient: info?.transient,
     fatal: noCredit ? true : info?.fatal,
-    retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+    retryAfterMs: parseRetryAfter(
+      response.headers.get("retry-after"),
+      Date.now(),
+      options.maxRetryAfterMs,
+    ),
   });
 }
 

@@ -67,6 +67,7 @@ export async function probeCase(
     apiKey: endpoint.apiKey,
     timeoutMs: endpoint.spec.timeoutMs,
     maxReplyBytes: endpoint.spec.maxReplyBytes,
+    maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
     retries: options.retries ?? 0,
     signal: options.signal,
     keyVariable: endpoint.spec.apiKeyEnv,
