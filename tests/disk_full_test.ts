@@ -52,3 +52,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a run directory on a disk that fills mid-run ends with the reason and a resume hint with --db",
+  ignore: probe === null,
+  async fn() {
+    const full = mountTmpfs("1m")!;
+    const tmp = await Deno.makeTempDir({ prefix: "decibench-full-index-" });
+    try {
+      const out = join(full, "run");
+      const db = join(tmp, "index.db");
+      const r = await runScript("bench.ts", ["--out", out, "--db", db]);
+      assert.notEqual(r.code, 0, r.stderr);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("decibench:")) ?? "";
+      assert.match(line, /Cannot write the run "[^"]+": .*No space left on device/);
+      assert.ok(
+        line.endsWith(`finish the run with deno task bench --resume ${out} --db ${db}`),
+        line,
+      );
+    } finally {
+      unmount(full);
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});

@@ -41,6 +41,7 @@ import {
   scanDecisions,
   specDifferences,
   type ThresholdResult,
+  writeFailure,
 } from "../record/mod.ts";
 import { ReportSink, type RunReport } from "../report/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
@@ -742,7 +743,8 @@ export async function runPrepared(
     }, drained.signal);
   } catch (error) {
     await closeSinks();
-    throw error;
+    // A full disk: the reason and the pasteable command that finishes the run, index flag included.
+    throw writeFailure(error, dir, { db: dbPath ?? "" });
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);
