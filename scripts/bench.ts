@@ -12,6 +12,7 @@
 import {
   type CommandSpec,
   intFlag,
+  megabytesFlag,
   parseCommand,
   pathFlag,
   stringFlag,
@@ -40,6 +41,7 @@ import {
   loadWorkflow,
   runBenchmark,
   type RunEvent,
+  withEndpointLimits,
   WorkflowError,
 } from "../lib/workflow/mod.ts";
 
@@ -57,6 +59,12 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
       type: "string",
       value: "URL",
       help: "call this server (http or https) instead of the workflow's endpoint",
+    },
+    "max-reply-mb": {
+      type: "string",
+      value: "MB",
+      help:
+        "most MiB of a reply read after decompression (default 16); over it the case is malformed",
     },
     model: { type: "string", value: "M", help: "model name sent with each request" },
     parallel: {
@@ -179,7 +187,9 @@ async function main(args: string[]): Promise<number> {
   const recorded = resume?.run.spec;
   const file = positionals[0] ?? recorded?.workflow_file ?? DEFAULT_WORKFLOW;
   // Resuming one engine's run of a comparison finishes that endpoint alone.
-  const loaded = await loadWorkflow(file);
+  const loaded = withEndpointLimits(await loadWorkflow(file), {
+    maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
+  });
   // Comparing engines needs its own module; a run of one endpoint does not load it.
   const engines = (loaded.endpoints?.length ?? 0) > 1
     ? await import("./_bench_engines.ts")

@@ -12,6 +12,7 @@
 import {
   type CommandSpec,
   intFlag,
+  megabytesFlag,
   numberFlag,
   parseCommand,
   pathFlag,
@@ -25,7 +26,7 @@ import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { DEFAULT_GATE_THRESHOLD, gateTableData, runGate } from "../lib/audit/mod.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { table } from "../lib/report/mod.ts";
-import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
+import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
 
 const COMMAND: CommandSpec = {
   name: "gate",
@@ -49,6 +50,12 @@ and false-fail rates per lane with the exact one-sided 95% upper bound on the fa
     calibrated: { type: "boolean", help: "mark the bar as chosen on held-out labels" },
     out: { type: "string", value: "DIR", help: "output directory (default runs/gate-<id>/)" },
     "base-url": { type: "string", value: "URL", help: "the server instead of the workflow's" },
+    "max-reply-mb": {
+      type: "string",
+      value: "MB",
+      help:
+        "most MiB of a reply read after decompression (default 16); over it the case is malformed",
+    },
     model: { type: "string", value: "M", help: "the model sent with each request" },
     parallel: { type: "string", value: "N", help: "requests in flight (a whole number ≥ 1)" },
     limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
@@ -78,7 +85,9 @@ async function main(args: string[]): Promise<number> {
     );
   }
   const file = positionals[0] as string;
-  const workflow = await loadWorkflow(file);
+  const workflow = withEndpointLimits(await loadWorkflow(file), {
+    maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
+  });
   const json = values.json === true;
   const outDir = pathFlag(values.out, "out");
   const baseUrl = urlFlag(values["base-url"], "base-url");

@@ -9,6 +9,7 @@ import { QuestionSetError } from "../lib/dataset/mod.ts";
 import {
   type CommandSpec,
   intFlag,
+  megabytesFlag,
   numberFlag,
   parseCommand,
   urlFlag,
@@ -16,7 +17,7 @@ import {
   usageLine,
 } from "../lib/cli/args.ts";
 import { runMonitor } from "../lib/live/mod.ts";
-import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
+import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
@@ -32,6 +33,12 @@ ${DEFAULT_WORKFLOW}. Keys: Ctrl+R new session, Ctrl+C or q quits.`,
       type: "string",
       value: "URL",
       help: "probe this server instead of the workflow's",
+    },
+    "max-reply-mb": {
+      type: "string",
+      value: "MB",
+      help:
+        "most MiB of a reply read after decompression (default 16); over it the case is malformed",
     },
     interval: {
       type: "string",
@@ -62,7 +69,9 @@ async function main(args: string[]): Promise<number> {
   const probes = intFlag(values.probes, "probes", 1);
   const baseUrl = urlFlag(values["base-url"], "base-url");
   const metricsUrl = urlFlag(values["metrics-url"], "metrics-url", ["off"]);
-  const workflow = await loadWorkflow(positionals[0] ?? DEFAULT_WORKFLOW);
+  const workflow = withEndpointLimits(await loadWorkflow(positionals[0] ?? DEFAULT_WORKFLOW), {
+    maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
+  });
   const result = await runMonitor(workflow, {
     baseUrl,
     metricsUrl,

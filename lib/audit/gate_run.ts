@@ -245,6 +245,8 @@ export async function runGate(
           : await askCase(endpoint.engine, request, questions, {
             ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
             timeoutMs: endpoint.spec.timeoutMs,
+            maxReplyBytes: endpoint.spec.maxReplyBytes,
+            maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
             retries: endpoint.spec.retries,
             ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
             signal,

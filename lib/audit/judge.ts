@@ -15,6 +15,7 @@ import {
   type Engine,
   type NotAReply,
   redact,
+  redactDeep,
   send,
   type SendResult,
   systemOneEngine,
@@ -274,7 +275,7 @@ export async function askJudge(
         signal,
         keyVariable: judge.keyVariable,
       });
-      const parsed = judge.engine.parse(reply.body, questions);
+      const parsed = redactDeep(judge.engine.parse(reply.body, questions), [judge.apiKey]);
       const answer = parsed.answers[request.name];
       if (!answer) return finish({ errorKind: "malformed", errorMessage: "answer missing" });
       return finish({
@@ -288,7 +289,7 @@ export async function askJudge(
       if (error instanceof AnswerValidationError) {
         return finish({
           errorKind: "malformed",
-          errorMessage: error.message,
+          errorMessage: redact(error.message, [judge.apiKey]),
           notAReply: error.notAReply && reply
             ? {
               status: reply.status,

@@ -322,6 +322,23 @@ export function numberFlag(value: unknown, name: string, min = 0): number | unde
 }
 
 /**
+ * Reads a size flag given in MiB (`--max-reply-mb`) as a byte count.
+ *
+ * @param value The flag's value.
+ * @param name Flag name for messages.
+ * @returns Whole bytes (at least 1), or undefined when not given.
+ * @throws {UsageError} When the value is not a number greater than 0, naming the value.
+ */
+export function megabytesFlag(value: unknown, name: string): number | undefined {
+  const mb = numberFlag(value, name, 0);
+  if (mb === undefined) return undefined;
+  if (mb === 0) {
+    throw new UsageError(`Cannot use --${name} "${value}": it is too small; give a number > 0`);
+  }
+  return Math.max(1, Math.round(mb * 1024 * 1024));
+}
+
+/**
  * Reads a string flag.
  *
  * @param value The flag's value.

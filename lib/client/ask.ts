@@ -7,7 +7,7 @@ import type { Question } from "../dataset/mod.ts";
 import type { CaseError } from "./errors.ts";
 import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts";
 import { AnswerValidationError, EndpointError } from "./errors.ts";
-import { redact } from "./redact.ts";
+import { redact, redactDeep } from "./redact.ts";
 import { send, type SendOptions, type SendResult } from "./transport.ts";
 
 /** Options for `askCase`. */
@@ -24,6 +24,10 @@ export interface AskOptions {
   signal?: AbortSignal | undefined;
   /** The environment variable the key comes from, for the authentication message. @default undefined */
   keyVariable?: string | undefined;
+  /** Most bytes of a reply's decoded body read; over it the case is `malformed`. @default 16777216 */
+  maxReplyBytes?: number | undefined;
+  /** The longest `Retry-After` delay honoured, in ms; a longer one is cut to this. @default 60000 */
+  maxRetryAfterMs?: number | undefined;
 }
 
 /** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
@@ -88,6 +92,7 @@ export async function askCase(
   const { retries = 2, backoffMs = 250, signal } = options;
   let attempts = 0;
   let latencyMs: number | null = null;
+  const secrets = [options.apiKey];
   // Built once per case, not per attempt.
   const sendOptions: SendOptions = {
     apiKey: options.apiKey,
@@ -95,6 +100,8 @@ export async function askCase(
     signal,
     ...(engine.classifyError ? { classifyError: engine.classifyError.bind(engine) } : {}),
     keyVariable: options.keyVariable,
+    maxReplyBytes: options.maxReplyBytes,
+    maxRetryAfterMs: options.maxRetryAfterMs,
   };
   for (;;) {
     attempts++;
@@ -102,13 +109,15 @@ export async function askCase(
     try {
       result = await send(request, sendOptions);
       latencyMs = result.latencyMs;
-      const reply = engine.parse(result.body, questions);
+      // Every string of the reply (model, native, provider, response id) redacted here, so
+      // nothing downstream — records, index, reports, pages, paths — ever sees the key.
+      const reply = redactDeep(engine.parse(result.body, questions), secrets);
       return { reply, error: null, fatal: false, attempts, latencyMs };
     } catch (error) {
       if (error instanceof AnswerValidationError) {
         const outcome: CaseOutcome = {
           reply: null,
-          error: { kind: "malformed", message: error.message, status: null },
+          error: { kind: "malformed", message: redact(error.message, secrets), status: null },
           fatal: false,
           attempts,
           latencyMs,
@@ -117,7 +126,7 @@ export async function askCase(
           outcome.notAReply = {
             status: result.status,
             contentType: result.contentType,
-            start: redact(result.body.slice(0, 80), [options.apiKey]),
+            start: redact(result.body.slice(0, 80), secrets),
           };
         }
         return outcome;
@@ -129,7 +138,7 @@ export async function askCase(
       }
       return {
         reply: null,
-        error: { kind: error.kind, message: error.message, status: error.status },
+        error: { kind: error.kind, message: redact(error.message, secrets), status: error.status },
         fatal: error.fatal,
         attempts,
         latencyMs,

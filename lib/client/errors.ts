@@ -40,6 +40,17 @@ const TRANSIENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
   "network",
 ]);
 
+/**
+ * Whether an error kind is worth another attempt (429, 529, 5xx, timeout, network): the kinds
+ * retried, and the kinds whose streak stops a run that gets no answer.
+ *
+ * @param kind The error kind.
+ * @returns True for `rate_limited`, `overloaded`, `unavailable`, `timeout` and `network`.
+ */
+export function isTransientKind(kind: ErrorKind): boolean {
+  return TRANSIENT.has(kind);
+}
+
 /** Kinds that end the whole run at their first occurrence. */
 const FATAL: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
   "unsupported_endpoint",

@@ -25,9 +25,16 @@ export {
   EndpointError,
   ERROR_KINDS,
   type ErrorKind,
+  isTransientKind,
 } from "./errors.ts";
 export { systemOneEngine, type SystemOneEngineOptions } from "./systemone.ts";
-export { send, type SendOptions, type SendResult } from "./transport.ts";
+export {
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  send,
+  type SendOptions,
+  type SendResult,
+} from "./transport.ts";
 export { askCase, type AskOptions, type CaseOutcome, type NotAReply, tryBuild } from "./ask.ts";
 export {
   type ReplyOutcome,
@@ -43,4 +50,4 @@ export {
   type ProbeSlotsOptions,
 } from "./slots.ts";
 export { endpointIdentity, parseBaseUrl, systemOneUrl } from "./url.ts";
-export { redact, safeUrl } from "./redact.ts";
+export { redact, redactDeep, safeUrl } from "./redact.ts";

@@ -27,6 +27,77 @@ export interface SendOptions {
    * @default undefined (the workflow names no key variable)
    */
   keyVariable?: string | undefined;
+  /**
+   * Most bytes of a reply's body read, after decompression; a longer reply is an error of kind
+   * `malformed` naming the limit, not retried.
+   * @default 16777216 (16 MiB, {@linkcode DEFAULT_MAX_REPLY_BYTES})
+   */
+  maxReplyBytes?: number | undefined;
+  /**
+   * The longest delay a server's `Retry-After` header may ask for, in ms; a longer one is cut
+   * to this.
+   * @default 60000 ({@linkcode DEFAULT_MAX_RETRY_AFTER_MS})
+   */
+  maxRetryAfterMs?: number | undefined;
+}
+
+/** The default cap on a server's `Retry-After` delay: 60 s. */
+export const DEFAULT_MAX_RETRY_AFTER_MS: number = 60_000;
+
+/** The default limit on a reply's decoded body: 16 MiB. */
+export const DEFAULT_MAX_REPLY_BYTES: number = 16 * 1024 * 1024;
+
+/** A reply body over the limit: thrown by `readLimited`, caught by `send`. */
+class ReplyTooLarge extends Error {
+  /** The reply's HTTP status. */
+  readonly status: number;
+
+  /** @param status The reply's HTTP status. */
+  constructor(status: number) {
+    super("reply over the limit");
+    this.status = status;
+  }
+}
+
+/**
+ * Reads a body as a stream, counting decoded bytes, and stops reading (cancelling the stream) as
+ * soon as it passes the limit: a compressed bomb or an endless body never fills the memory.
+ */
+async function readLimited(response: Response, maxBytes: number): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  // The chunks are copied into one buffer, never kept: a small chunk may be a view into a much
+  // larger buffer, so keeping thousands of them holds far more memory than the bytes they show.
+  let bytes = new Uint8Array(64 * 1024);
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.byteLength > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ReplyTooLarge(response.status);
+    }
+    if (total + value.byteLength > bytes.byteLength) {
+      const size = Math.min(maxBytes, Math.max(bytes.byteLength * 2, total + value.byteLength));
+      const grown = new Uint8Array(size);
+      grown.set(bytes.subarray(0, total));
+      bytes = grown;
+    }
+    bytes.set(value, total);
+    total += value.byteLength;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, total));
+}
+
+/**
+ * A byte count as a short text: whole MiB when it is one, else bytes.
+ *
+ * @param bytes Byte count.
+ * @returns E.g. "16 MiB" or "1000 bytes".
+ */
+function sizeText(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }
 
 /** A 2xx response. */
@@ -42,18 +113,23 @@ export interface SendResult {
 }
 
 /**
- * Parses a `Retry-After` header (seconds or an HTTP date) into ms, capped at 60 s.
+ * Parses a `Retry-After` header (seconds or an HTTP date) into ms, capped (60 s by default).
  *
  * @param value Header value.
  * @param now Current time in ms since the epoch.
+ * @param maxMs The longest delay returned. @default 60000
  * @returns Delay in ms, or null when absent or unparseable.
  */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+  maxMs: number = DEFAULT_MAX_RETRY_AFTER_MS,
+): number | null {
   if (value === null || value.trim() === "") return null;
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
   if (!Number.isFinite(ms)) return null;
-  return Math.min(Math.max(ms, 0), 60_000);
+  return Math.min(Math.max(ms, 0), maxMs);
 }
 
 /**
@@ -91,7 +167,7 @@ function errorText(body: string): string {
  * @throws {DOMException} `AbortError` when the caller's signal aborts.
  */
 export async function send(request: EngineRequest, options: SendOptions = {}): Promise<SendResult> {
-  const { apiKey, timeoutMs = 120_000, signal } = options;
+  const { apiKey, timeoutMs = 120_000, signal, maxReplyBytes = DEFAULT_MAX_REPLY_BYTES } = options;
   const headers: Record<string, string> = { ...request.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (signal?.aborted) throw signal.reason;
@@ -106,10 +182,19 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
       body: request.body,
       signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
     });
-    body = await response.text();
+    body = await readLimited(response, maxReplyBytes);
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     const where = safeUrl(request.url);
+    if (error instanceof ReplyTooLarge) {
+      throw new EndpointError(
+        "malformed",
+        `Cannot read the reply from "${where}": it is over the ${
+          sizeText(maxReplyBytes)
+        } limit on a reply (after decompression); raise maxReplyBytes in the workflow's endpoint or pass --max-reply-mb if the server's replies are that large`,
+        { status: error.status, transient: false },
+      );
+    }
     if (deadline.aborted) {
       throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
     }
@@ -147,7 +232,11 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
     status: response.status,
     transient: info?.transient,
     fatal: noCredit ? true : info?.fatal,
-    retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+    retryAfterMs: parseRetryAfter(
+      response.headers.get("retry-after"),
+      Date.now(),
+      options.maxRetryAfterMs,
+    ),
   });
 }
 

@@ -66,6 +66,8 @@ export async function probeCase(
   const outcome = "error" in built ? built : await askCase(endpoint.engine, built, item.questions, {
     apiKey: endpoint.apiKey,
     timeoutMs: endpoint.spec.timeoutMs,
+    maxReplyBytes: endpoint.spec.maxReplyBytes,
+    maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
     retries: options.retries ?? 0,
     signal: options.signal,
     keyVariable: endpoint.spec.apiKeyEnv,

@@ -57,3 +57,40 @@ export function resumeCommand(dir: string, options: ResumeCommandOptions = {}): 
     : ` --db ${shellQuote(options.db)}`;
   return `${commandOf("bench")} --resume ${shellQuote(dir)}${db}`;
 }
+
+/**
+ * The error a run ends with when a write to its directory fails for lack of space: the reason
+ * and the pasteable command that finishes the run once there is space (with the index flag the
+ * run used). Other errors are returned unchanged.
+ *
+ * @param error What a write threw.
+ * @param dir The run directory.
+ * @param options The index the run used.
+ * @returns An `Error` saying what to do for a full disk; otherwise `error` itself.
+ * @example
+ * ```ts
+ * import { writeFailure } from "./resume_command.ts";
+ * const full = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ * console.log(String(writeFailure(full, "runs/r1", { db: "" })));
+ * ```
+ */
+export function writeFailure(
+  error: unknown,
+  dir: string,
+  options: ResumeCommandOptions = {},
+): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = (error as Error & { code?: unknown }).code;
+  const full = code === "ENOSPC" || /No space left on device|os error 28|disk is full/i.test(
+    error.message,
+  );
+  if (!full) return error;
+  const hint = resumeCommand(dir, options);
+  if (error.message.includes(hint)) return error;
+  const reason = error.message.replace(/; every case answered before[\s\S]*$/, "");
+  return new Error(
+    `Cannot write the run "${dir}": ${reason}; every case answered before this one is kept — ` +
+      `free disk space, then finish the run with ${hint}`,
+    { cause: error },
+  );
+}

@@ -384,7 +384,13 @@ function inTransaction(db: DatabaseSync, write: () => void): void {
     write();
     db.exec("COMMIT");
   } catch (error) {
-    db.exec("ROLLBACK");
+    // SQLite may have rolled back already (a full disk: "database or disk is full"); a failed
+    // ROLLBACK must not hide the reason.
+    try {
+      if (db.isTransaction) db.exec("ROLLBACK");
+    } catch {
+      // the transaction is gone either way
+    }
     throw error;
   }
 }

@@ -17,6 +17,7 @@ export type {
   WorkflowInput,
 } from "./schemas.ts";
 export { defineWorkflow } from "./define.ts";
+export { type EndpointLimits, withEndpointLimits } from "./overrides.ts";
 export {
   loadWorkflow,
   validateWorkflow,

@@ -15,6 +15,7 @@ import {
   endpointIdentity,
   type Engine,
   FALLBACK_PARALLEL,
+  isTransientKind,
   pool,
   tryBuild,
   watchReplies,
@@ -41,6 +42,7 @@ import {
   scanDecisions,
   specDifferences,
   type ThresholdResult,
+  writeFailure,
 } from "../record/mod.ts";
 import { ReportSink, type RunReport } from "../report/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
@@ -185,11 +187,13 @@ export interface RunResult {
   fatal: string | null;
   /**
    * Why the run stopped early: `unreachable` (network errors in a row: resuming, once the server
-   * is up or with the right `--base-url`, finishes it), `endpoint` (a refused key or an endpoint
+   * is up or with the right `--base-url`, finishes it), `unanswered` (the endpoint's
+   * `stopAfterFailures` requests in a row failed with transient errors — 429, 529, 5xx, timeout,
+   * network — and none was answered: resume once the server answers), `endpoint` (a refused key or an endpoint
    * that serves no decision model) or `not_a_server` (replies that are not System One at all);
    * null when it did not stop early.
    */
-  fatalKind: "unreachable" | "endpoint" | "not_a_server" | null;
+  fatalKind: "unreachable" | "unanswered" | "endpoint" | "not_a_server" | null;
   /** The dataset the run used. */
   dataset: Dataset;
   /** The report model (summary and breakdowns, computed once) the reports were written from. */
@@ -637,6 +641,8 @@ export async function runPrepared(
   let asked = 0;
   let requests = 0;
   let networkStreak = 0;
+  // Failed requests of transient kinds (429, 529, 5xx, timeout, network) since the last answer.
+  let failedStreak = 0;
   let modelReported: string | null = run.model_reported;
   const endpointName = endpoint.spec.name;
   // A server answering 200 with something else (a web page) stops the run, as a 404 does.
@@ -646,6 +652,8 @@ export async function runPrepared(
     apiKey: endpoint.apiKey,
     timeoutMs: endpoint.spec.timeoutMs,
     retries: endpoint.spec.retries,
+    maxReplyBytes: endpoint.spec.maxReplyBytes,
+    maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
     backoffMs: options.backoffMs,
     signal: abandon.signal,
     keyVariable: endpoint.spec.apiKeyEnv,
@@ -717,10 +725,21 @@ export async function runPrepared(
           );
         }
       } else if (outcome.reply) networkStreak = 0;
+      if (outcome.error !== null && isTransientKind(outcome.error.kind)) {
+        failedStreak += outcome.attempts;
+        const limit = endpoint.spec.stopAfterFailures;
+        if (failedStreak >= limit) {
+          stopRun(
+            `Cannot get answers from "${spec.endpoint}": ${failedStreak} requests in a row failed with transient errors and none was answered (stopAfterFailures ${limit}; last: ${outcome.error.kind}, ${outcome.error.message}); the server is rate limiting, overloaded or not answering — wait, then resume the run`,
+            "unanswered",
+          );
+        }
+      } else if (outcome.attempts > 0) failedStreak = 0;
     }, drained.signal);
   } catch (error) {
     await closeSinks();
-    throw error;
+    // A full disk: the reason and the pasteable command that finishes the run, index flag included.
+    throw writeFailure(error, dir, { db: dbPath ?? "" });
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);

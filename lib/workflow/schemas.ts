@@ -8,7 +8,12 @@
  */
 import * as z from "zod";
 import type { Assert, Equals } from "../_type_check.ts";
-import { ENGINE_NAMES, type EngineName } from "../client/mod.ts";
+import {
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  ENGINE_NAMES,
+  type EngineName,
+} from "../client/mod.ts";
 import type { DatasetSpec, QuestionDefinition } from "../dataset/mod.ts";
 import { METRIC_NAMES } from "../metrics/mod.ts";
 import { type AuditsSpec, type AuditsSpecInput, AuditsSpecSchema } from "./audits_spec.ts";
@@ -85,6 +90,12 @@ export const EndpointSpecSchema = z.object({
   timeoutMs: z.number().int().positive().default(120_000),
   /** Extra attempts for transient errors. */
   retries: z.number().int().min(0).max(10).default(2),
+  /** Most bytes of a reply's body read, after decompression. */
+  maxReplyBytes: z.number().int().positive().default(DEFAULT_MAX_REPLY_BYTES),
+  /** The longest `Retry-After` delay honoured, ms. */
+  maxRetryAfterMs: z.number().int().min(0).default(DEFAULT_MAX_RETRY_AFTER_MS),
+  /** Failed requests of transient kinds in a row, with no answer between, that stop the run. */
+  stopAfterFailures: z.number().int().min(1).default(20),
   /** Extra headers (never credentials). */
   headers: z.record(z.string(), z.string()).default({}),
 }).strict().refine((e) => e.baseUrl !== undefined || e.reference !== undefined, {
@@ -147,6 +158,24 @@ export interface EndpointSpecInput {
    */
   retries?: number | undefined;
   /**
+   * Most bytes of a reply's body read, after decompression (a positive integer); a longer reply
+   * makes the case a `malformed` error naming the limit, not retried.
+   * @default 16777216 (16 MiB)
+   */
+  maxReplyBytes?: number | undefined;
+  /**
+   * The longest delay a server's `Retry-After` header may ask for, in ms (an integer ≥ 0); a
+   * longer one is cut to this.
+   * @default 60000
+   */
+  maxRetryAfterMs?: number | undefined;
+  /**
+   * Failed requests of transient kinds (429, 529, 5xx, timeout, network) in a row, with no answer
+   * in between, that stop the run (an integer ≥ 1); it ends `incomplete` with a resume hint.
+   * @default 20
+   */
+  stopAfterFailures?: number | undefined;
+  /**
    * Extra headers (never credentials).
    * @default {}
    */
@@ -175,6 +204,12 @@ export interface EndpointSpec {
   timeoutMs: number;
   /** Extra attempts for transient errors. */
   retries: number;
+  /** Most bytes of a reply's body read, after decompression. */
+  maxReplyBytes: number;
+  /** The longest `Retry-After` delay honoured, ms. */
+  maxRetryAfterMs: number;
+  /** Failed requests of transient kinds in a row, with no answer between, that stop the run. */
+  stopAfterFailures: number;
   /** Extra headers (never credentials). */
   headers: Record<string, string>;
 }

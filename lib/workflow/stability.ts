@@ -123,6 +123,8 @@ export async function runRepeats(
           {
             apiKey: endpoint.apiKey,
             timeoutMs: endpoint.spec.timeoutMs,
+            maxReplyBytes: endpoint.spec.maxReplyBytes,
+            maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
             retries: endpoint.spec.retries,
             backoffMs: options.backoffMs,
             signal: options.signal,
