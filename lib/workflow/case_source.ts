@@ -1,11 +1,12 @@
 /**
  * What a run asks: its cases as an (async) iterable read once, in the question set's order, with
  * the counts and digests the run needs before the first case is read. An array of cases becomes
- * one with {@linkcode arrayCaseSource}; a streamed question set supplies its own.
+ * one with {@linkcode arrayCaseSource}; an opened question set, read as a stream and never held
+ * whole, with {@linkcode questionSetSource}.
  *
  * @module
  */
-import { type Case, questionsJson } from "../dataset/mod.ts";
+import { type Case, type QuestionSet, questionsJson } from "../dataset/mod.ts";
 import { sha256Hex } from "../record/mod.ts";
 
 /** The digests of a run's cases that its spec records (and its fingerprint covers). */
@@ -25,7 +26,7 @@ export interface CaseSource {
   /** How many decisions (questions over all cases). */
   decisions: number;
   /** Question names per case id, in order: what `--resume` expects of each recorded case. */
-  expected(): ReadonlyMap<string, readonly string[]>;
+  expected(): Promise<ReadonlyMap<string, readonly string[]>>;
   /** The digests recorded in the run's spec. */
   digests(): Promise<CaseDigests>;
   /** The cases as an array, when the source has one (the stability passes ask them again). */
@@ -59,9 +60,41 @@ export function arrayCaseSource(cases: readonly Case[]): CaseSource {
     cases,
     count: cases.length,
     decisions: cases.reduce((n, c) => n + Object.keys(c.questions).length, 0),
-    expected: () => new Map(cases.map((c) => [c.id, Object.keys(c.questions)])),
+    expected: () => Promise.resolve(new Map(cases.map((c) => [c.id, Object.keys(c.questions)]))),
     digests: () => digests ??= caseDigests(cases),
     list: cases,
+  };
+}
+
+/**
+ * A case source over an opened question set: its cases read as a stream (the set's second pass
+ * over a user file) and never held, its counts and digests the ones the set took when it was
+ * opened. It has no `list`: a run that asks the cases again (stability passes) loads them instead.
+ *
+ * @param set The opened question set (its selection applied).
+ * @returns The source; `expected()` reads the set once more to learn the ids.
+ */
+export function questionSetSource(set: QuestionSet): CaseSource {
+  return {
+    cases: set.cases(),
+    count: set.count,
+    decisions: set.decisions,
+    expected: async () => {
+      // Cases of one set share their questions object: one list of names for each.
+      const names = new Map<Case["questions"], readonly string[]>();
+      const expected = new Map<string, readonly string[]>();
+      for await (const item of set.cases()) {
+        let list = names.get(item.questions);
+        if (list === undefined) names.set(item.questions, list = Object.keys(item.questions));
+        expected.set(item.id, list);
+      }
+      return expected;
+    },
+    digests: () =>
+      Promise.resolve({
+        caseIdsSha256: set.caseIdsSha256,
+        questionsSha256: set.questionsSha256,
+      }),
   };
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Case, Dataset } from "../dataset/mod.ts";
+import type { Case, Dataset, QuestionSet } from "../dataset/mod.ts";
 import {
   askCase,
   type AskOptions,
@@ -47,8 +47,8 @@ import {
 import { ReportSink, type RunReport } from "../report/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
-import { loadCases } from "./cases.ts";
-import { type CaseSource, caseSourceOf } from "./case_source.ts";
+import { loadCases, openCases } from "./cases.ts";
+import { type CaseSource, caseSourceOf, questionSetSource } from "./case_source.ts";
 import { RunAccumulator } from "./_collect.ts";
 import { ProgressSink } from "./_progress.ts";
 import { IndexSink } from "./_run_index.ts";
@@ -194,8 +194,8 @@ export interface RunResult {
    * null when it did not stop early.
    */
   fatalKind: "unreachable" | "unanswered" | "endpoint" | "not_a_server" | null;
-  /** The dataset the run used. */
-  dataset: Dataset;
+  /** Where the run's cases came from (`info`; the cases themselves are not kept). */
+  dataset: Pick<Dataset, "info">;
   /** The report model (summary and breakdowns, computed once) the reports were written from. */
   report: RunReport;
   /** The index the run was added to, or null when it was not indexed. */
@@ -234,11 +234,12 @@ export interface PrepareEndpointOptions {
   /** Reads environment variables. @default Deno.env.get */
   env?: ((name: string) => string | undefined) | undefined;
   /**
-   * The question set the run asks. With a user question set, the embedded `oracle` answers its
-   * gold, and any other embedded predictor is checked to answer its questions before the run.
+   * The question set the run asks, loaded or opened. With a user question set, the embedded
+   * `oracle` answers its gold (an opened set is read whole for it), and any other embedded
+   * predictor is checked to answer its questions before the run (on its first case).
    * @default undefined (Typed Decisions)
    */
-  questionSet?: Dataset | undefined;
+  questionSet?: Dataset | QuestionSet | undefined;
 }
 
 /**
@@ -279,10 +280,12 @@ export async function prepareEndpoint(
     const name = spec.reference.predictor;
     let predictor: string | Awaited<ReturnType<typeof createPredictor>> = name;
     if (set?.info.questionSet !== undefined) {
-      predictor = set.info.questionSet.kind === "file" && name === "oracle"
-        ? oraclePredictor(set.cases)
-        : await createPredictor(name);
-      const sample = set.cases[0];
+      const gold = set.info.questionSet.kind === "file" && name === "oracle";
+      const cases = "count" in set
+        ? gold ? await Array.fromAsync(set.cases()) : await firstCases(set.cases())
+        : set.cases;
+      predictor = gold ? oraclePredictor(cases) : await createPredictor(name);
+      const sample = cases[0];
       try {
         if (sample) predictor.predict(sample.state, sample.questions);
       } catch (error) {
@@ -314,6 +317,12 @@ export async function prepareEndpoint(
   }
 }
 
+/** The first case of a stream (the rest is not read), as a list of at most one. */
+async function firstCases(cases: AsyncIterable<Case>): Promise<Case[]> {
+  for await (const item of cases) return [item];
+  return [];
+}
+
 /** Options for `describeRun`. */
 export interface DescribeRunOptions {
   /** Workflow file path. @default null */
@@ -333,7 +342,11 @@ export interface DescribeRunOptions {
  */
 export async function describeRun(
   workflow: Workflow,
-  context: { dataset: Dataset; cases: readonly Case[] | CaseSource; endpoint: PreparedEndpoint },
+  context: {
+    dataset: Pick<Dataset, "info">;
+    cases: readonly Case[] | CaseSource;
+    endpoint: PreparedEndpoint;
+  },
   options: DescribeRunOptions = {},
 ): Promise<RunSpec> {
   const { dataset, endpoint } = context;
@@ -453,11 +466,7 @@ export async function runBenchmark(
 ): Promise<RunResult> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const { dataset, cases } = await loadCases(workflow, {
-    limit: options.limit,
-    datasetDir: options.datasetDir,
-  });
-  checkThresholdTargets(workflow.thresholds, cases, options.workflowFile ?? workflow.name);
+  const { dataset, cases } = await runCases(workflow, spec, options);
   const endpoint = await prepareEndpoint(spec, {
     baseUrl: options.baseUrl,
     model: options.model,
@@ -469,6 +478,40 @@ export async function runBenchmark(
   } finally {
     await endpoint.close();
   }
+}
+
+/**
+ * The question set and cases `runBenchmark` asks, checked before anything is sent (the file's
+ * rows, the selection, the thresholds' targets). The set is opened and its cases read as a stream,
+ * never held whole, unless the run needs them as a list: stability passes (`repeat`) ask them
+ * again, and the embedded `oracle` answering a user file's gold holds that gold.
+ *
+ * @param workflow The validated workflow.
+ * @param spec The endpoint run (its embedded predictor decides whether the gold is held).
+ * @param options Limit, dataset folder, base URL override, repeats and workflow file.
+ * @returns The set (loaded or opened) and its cases (an array, or a case source with no `list`).
+ * @throws {QuestionSetError} When the workflow's file is missing or a row breaks its declaration.
+ * @throws {DatasetIntegrityError} When the vendored dataset fails its check.
+ * @throws {RangeError} When the selection names an unknown id or matches nothing.
+ * @throws {WorkflowError} When a threshold names a question or lane no selected case has.
+ */
+export async function runCases(
+  workflow: Workflow,
+  spec: EndpointSpec,
+  options: Pick<RunOptions, "limit" | "datasetDir" | "baseUrl" | "repeat" | "workflowFile"> = {},
+): Promise<{ dataset: Dataset | QuestionSet; cases: readonly Case[] | CaseSource }> {
+  const select = { limit: options.limit, datasetDir: options.datasetDir };
+  const file = options.workflowFile ?? workflow.name;
+  const oracle = workflow.dataset !== undefined && options.baseUrl === undefined &&
+    spec.reference?.predictor === "oracle";
+  if (options.repeat !== undefined || oracle) {
+    const { dataset, cases } = await loadCases(workflow, select);
+    checkThresholdTargets(workflow.thresholds, cases, file);
+    return { dataset, cases };
+  }
+  const set = await openCases(workflow, select);
+  checkThresholdTargets(workflow.thresholds, set, file);
+  return { dataset: set, cases: questionSetSource(set) };
 }
 
 /**
@@ -505,7 +548,11 @@ export async function runBenchmark(
  */
 export async function runPrepared(
   workflow: Workflow,
-  context: { dataset: Dataset; cases: readonly Case[] | CaseSource; endpoint: PreparedEndpoint },
+  context: {
+    dataset: Pick<Dataset, "info">;
+    cases: readonly Case[] | CaseSource;
+    endpoint: PreparedEndpoint;
+  },
   options: RunOptions = {},
 ): Promise<RunResult> {
   const { dataset, endpoint } = context;
@@ -540,7 +587,10 @@ export async function runPrepared(
   let startedAt: string;
   let sessions: RunSession[] = [];
   if (prior) {
-    const scanned = await scanDecisions(join(prior.dir, "decisions.jsonl"), source.expected());
+    const scanned = await scanDecisions(
+      join(prior.dir, "decisions.jsonl"),
+      await source.expected(),
+    );
     keptCases = scanned.answered;
     keepLines = scanned.keep;
     // A run with no answered case (e.g. one started with a wrong --base-url) may change endpoint.

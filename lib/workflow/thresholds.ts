@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Case } from "../dataset/mod.ts";
+import type { Case, QuestionSet } from "../dataset/mod.ts";
 import {
   type BootstrapInput,
   type BreakdownInput,
@@ -207,17 +207,20 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * only fail), before anything is sent.
  *
  * @param specs The workflow's thresholds.
- * @param cases The selected cases.
+ * @param cases The selected cases, or what an opened question set knows of them (its lanes and
+ *   question names).
  * @param file The workflow file for the message.
  * @throws {WorkflowError} Naming the threshold, the name and what the cases have.
  */
 export function checkThresholdTargets(
   specs: readonly ThresholdSpec[],
-  cases: readonly Case[],
+  cases: readonly Case[] | Pick<QuestionSet, "lanes" | "questions">,
   file: string,
 ): void {
-  const questions = new Set(cases.flatMap((c) => Object.keys(c.questions)));
-  const lanes = new Set(cases.map((c) => c.workflow));
+  const questions = new Set(
+    "lanes" in cases ? cases.questions : cases.flatMap((c) => Object.keys(c.questions)),
+  );
+  const lanes = new Set("lanes" in cases ? cases.lanes.keys() : cases.map((c) => c.workflow));
   for (const [i, t] of specs.entries()) {
     const miss = t.question !== undefined && !questions.has(t.question)
       ? ["question", t.question, questions] as const
