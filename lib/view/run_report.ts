@@ -91,23 +91,12 @@ export async function runPageReport(
       if (x === undefined || y === undefined) return 0;
       return x.case < y.case ? -1 : x.case > y.case ? 1 : x.at - y.at;
     }).map(({ row }) => row);
-  const byType = ordered("type", rows.byType);
-  const byWorkflow = ordered("workflow", rows.byWorkflow);
-  const byQuestion = ordered("question", rows.byQuestion);
-  const empty = points.length === 0;
-  return {
-    byType,
-    byWorkflow,
-    byQuestion,
-    charts: {
-      byWorkflow: empty ? "" : accuracyChart(byWorkflow),
-      byType: empty ? "" : accuracyChart(byType),
-      byQuestion: empty ? "" : accuracyChart(byQuestion, { width: 1000 }),
-      reliability: empty ? "" : reliabilityChart(reliabilityTable(points)),
-      histogram: empty ? "" : confidenceHistogram(points),
-      riskCoverage: empty ? "" : riskCoverageChart(points),
-    },
-  };
+  return pageReport({
+    byType: ordered("type", rows.byType),
+    byWorkflow: ordered("workflow", rows.byWorkflow),
+    byQuestion: ordered("question", rows.byQuestion),
+    points,
+  });
 }
 
 /**
@@ -118,6 +107,15 @@ export async function runPageReport(
  * @returns The breakdowns and the charts' SVG text.
  */
 export function runPageReportOf(report: RunReport): RunPageReport {
+  return pageReport(report);
+}
+
+/** The page's breakdowns as given, and its charts drawn from them and from the points. */
+function pageReport(
+  report: Pick<RunReport, "byType" | "byWorkflow" | "byQuestion"> & {
+    points: readonly ChartPoint[] | RunReport["points"];
+  },
+): RunPageReport {
   const { byType, byWorkflow, byQuestion, points } = report;
   const empty = points.length === 0;
   return {
