@@ -55,7 +55,7 @@ export interface BinRow {
  */
 export function addReliability(
   totals: Float64Array,
-  d: { confidence?: number | null | undefined; correct?: boolean | undefined; error?: unknown },
+  d: { confidence?: number | null | undefined; correct?: boolean | null | undefined; error?: unknown },
 ): void {
   if (d.error !== null && d.error !== undefined) return;
   if (d.confidence === null || d.confidence === undefined) return;

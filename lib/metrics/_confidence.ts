@@ -15,7 +15,7 @@ export interface RankInput {
   /** Top-label confidence; null or absent leaves the decision out. */
   confidence?: number | null | undefined;
   /** The predicted answer equals the gold label. */
-  correct?: boolean | undefined;
+  correct?: boolean | null | undefined;
 }
 
 /** Weighted runs of tied confidences, ascending. */

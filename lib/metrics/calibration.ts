@@ -55,7 +55,7 @@ export interface ConfidenceInput {
   /** The predicted answer's probability; null or absent (not answered) leaves it out. */
   confidence?: number | null | undefined;
   /** The predicted answer equals the gold label. */
-  correct?: boolean | undefined;
+  correct?: boolean | null | undefined;
 }
 
 /** How confidences are cut into bins. */

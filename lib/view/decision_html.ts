@@ -138,8 +138,8 @@ export function decisionFacts(r: DecisionRecord): Html {
     ["confidence", num(r.confidence)],
     ["gold", r.gold ?? "none (unlabelled)"],
     ["outcome", outcomeOf(r)],
-    ["KL", num(r.kl)],
-    ["Brier", num(r.brier)],
+    ["KL", num(r.kl ?? null)],
+    ["Brier", num(r.brier ?? null)],
     ["latency", r.latency_ms === null ? "n/a" : `${r.latency_ms.toFixed(1)} ms`],
     ["attempts", String(r.attempts)],
   ];

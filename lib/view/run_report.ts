@@ -72,7 +72,10 @@ export async function runPageReport(
   };
   let group: DecisionRecord[] = [];
   for await (const r of decisions) {
-    points.push({ confidence: r.confidence, correct: r.correct, error: r.error });
+    // The charts are over labelled decisions: an unlabelled one (no gold) is neither right nor wrong.
+    if (r.gold !== null && r.correct !== null) {
+      points.push({ confidence: r.confidence, correct: r.correct, error: r.error });
+    }
     if (group.length > 0 && group[0]?.case !== r.case) {
       acc.addCase(group[0]?.case ?? "", group);
       group = [];
