@@ -14,10 +14,12 @@ import { decisionHref, type Html, html } from "./_layout.ts";
  * The outcome of a decision as a word.
  *
  * @param r The decision.
- * @returns `correct`, `wrong` or `error`.
+ * @returns `correct`, `wrong`, `unlabelled` (no gold label: neither right nor wrong) or `error`.
  */
-export function outcomeOf(r: DecisionRecord): "correct" | "wrong" | "error" {
-  return r.error ? "error" : r.correct ? "correct" : "wrong";
+export function outcomeOf(r: DecisionRecord): "correct" | "wrong" | "unlabelled" | "error" {
+  if (r.error) return "error";
+  if (r.gold === null || r.correct === null) return "unlabelled";
+  return r.correct ? "correct" : "wrong";
 }
 
 /**
@@ -170,7 +172,9 @@ export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null
     <details class="decision ${outcome}" data-case="${r.case}" data-question="${r.question}">
       <summary><span class="who">${r.case} · ${r
         .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${r
-        .answer ?? "—"} at ${num(r.confidence)}, gold ${r.gold ?? "none"}</span></summary>
+        .answer ?? "—"} at ${num(r.confidence)}, ${
+        r.gold === null ? "no gold label" : `gold ${r.gold}`
+      }</span></summary>
       <div class="open">
     ${decisionFacts(r)}
     <div class="split">
