@@ -205,7 +205,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         "</figure>",
       `<figure>${
         confidenceHistogram(report.points)
-      }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
+      }<figcaption class="legend">Confidence histogram of the ${report.points.length} answered, labelled decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
         `<i style="background:${OUTCOME_COLORS.wrong}"></i>wrong</figcaption></figure>`,
       "</div>",
     );

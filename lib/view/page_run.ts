@@ -276,7 +276,7 @@ ${
 ${
       figure(
         report.charts.histogram,
-        "Confidence histogram of answered decisions: correct (blue) and wrong (orange)",
+        `Confidence histogram of the ${report.charted} answered, labelled decisions: correct (blue) and wrong (orange)`,
         "chart-histogram",
       )
     }

@@ -25,6 +25,11 @@ export interface RunPageReport {
   byWorkflow: BreakdownRow[];
   /** Breakdown by question (`workflow/question`). */
   byQuestion: BreakdownRow[];
+  /**
+   * The answered, labelled decisions the confidence histogram and the risk–coverage chart draw
+   * (an unlabelled decision is neither right nor wrong).
+   */
+  charted: number;
   /** The charts as SVG text ("" when the run has no decisions). */
   charts: {
     /** Accuracy by workflow. */
@@ -125,6 +130,7 @@ function pageReport(
     byType,
     byWorkflow,
     byQuestion,
+    charted: points.filter((p) => p.confidence !== null).length,
     charts: {
       byWorkflow: empty ? "" : accuracyChart(byWorkflow),
       byType: empty ? "" : accuracyChart(byType),
