@@ -40,7 +40,7 @@ Deno.test("`parseQuery()` reads the explorer's filters and names bad values", ()
     new URLSearchParams("outcome=x&min_conf=-1&max_conf=abc&page=0&per_page=9999"),
   );
   assert.deepEqual(bad.problems, [
-    'outcome "x" is not one of correct, wrong, error',
+    'outcome "x" is not one of correct, wrong, unlabelled, error',
     'min_conf "-1" is not a number in [0, 1]',
     'max_conf "abc" is not a number in [0, 1]',
     'page "0" is not a whole number ≥ 1',
