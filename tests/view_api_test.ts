@@ -192,7 +192,7 @@ Deno.test("`deno task view` shows the numbers of run.json on every page and in i
     const filters: [string, (r: DecisionRecord) => boolean][] = [
       ["outcome=wrong&min_conf=0.9", (r) => !r.error && !r.correct && r.confidence! >= 0.9],
       ["outcome=wrong&min_conf=0.75", (r) => !r.error && !r.correct && r.confidence! >= 0.75],
-      ["type=noul&outcome=correct", (r) => r.type === "noul" && r.correct],
+      ["type=noul&outcome=correct", (r) => r.type === "noul" && r.correct === true],
       [
         "workflow=customer_service&question=category",
         (r) => r.workflow === "customer_service" && r.question === "category",

@@ -55,6 +55,7 @@ export const TIES_SKETCH: Sketch = {
   }),
   add(state: unknown, d: MetricInput, weights: Uint8Array | null): void {
     if (typeof d.confidence !== "number") return;
+    if (d.gold === null || d.correct === null) return; // unlabelled: neither right nor wrong
     const s = state as TiesState;
     s.cells.add(d.confidence, d.correct ? 1 : 0, weights);
     s.replicate = Number.NaN;
