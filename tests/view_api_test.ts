@@ -285,7 +285,10 @@ Deno.test("`deno task view` shows the numbers of run.json on every page and in i
       assert.match(api.body.error, /min_conf "2" is not a number in \[0, 1\]/);
       const page = await getHtml(f.view, `/runs/${f.full.run.id}/decisions?outcome=maybe`);
       assert.equal(page.status, 400);
-      assert.match(page.text, /outcome &quot;maybe&quot; is not one of correct, wrong, error/);
+      assert.match(
+        page.text,
+        /outcome &quot;maybe&quot; is not one of correct, wrong, unlabelled, error/,
+      );
     });
 
     await t.step("one decision comes back whole, with its state", async () => {

@@ -101,7 +101,13 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
   if (first === undefined) return "";
   const out = [state === undefined ? first.case : `${first.case}  ${statePreview(state)}`];
   for (const r of records) {
-    const mark = r.error ? "!" : r.gold === null || r.correct === null ? "·" : r.correct ? "✓" : "✗";
+    const mark = r.error
+      ? "!"
+      : r.gold === null || r.correct === null
+      ? "·"
+      : r.correct
+      ? "✓"
+      : "✗";
     out.push(
       `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
         r.error

@@ -172,9 +172,9 @@ export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null
     <details class="decision ${outcome}" data-case="${r.case}" data-question="${r.question}">
       <summary><span class="who">${r.case} · ${r
         .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${r
-        .answer ?? "—"} at ${num(r.confidence)}, ${
-        r.gold === null ? "no gold label" : `gold ${r.gold}`
-      }</span></summary>
+        .answer ?? "—"} at ${num(r.confidence)}, ${r.gold === null
+        ? "no gold label"
+        : `gold ${r.gold}`}</span></summary>
       <div class="open">
     ${decisionFacts(r)}
     <div class="split">

@@ -204,7 +204,9 @@ export function whereOf(
   const labelled = "gold IS NOT NULL AND gold <> ''";
   if (filter.outcome === "correct") sql.push(`correct = 1 AND error_kind IS NULL AND ${labelled}`);
   if (filter.outcome === "wrong") sql.push(`correct = 0 AND error_kind IS NULL AND ${labelled}`);
-  if (filter.outcome === "unlabelled") sql.push("(gold IS NULL OR gold = '') AND error_kind IS NULL");
+  if (filter.outcome === "unlabelled") {
+    sql.push("(gold IS NULL OR gold = '') AND error_kind IS NULL");
+  }
   if (filter.outcome === "error") sql.push("error_kind IS NOT NULL");
   if (filter.minConfidence !== undefined) {
     sql.push("confidence >= ?");

@@ -156,11 +156,13 @@ export function runPage(m: RunModel): Html {
     ${card(
       "decisions",
       decisions === null ? "—" : String(decisions),
-      answered === null ? "" : `${
-        labelled !== null && decisions !== null && labelled < decisions
-          ? `${labelled} labelled (${decisions - labelled} unlabelled), `
-          : ""
-      }${answered} answered, ${errors ?? 0} errors`,
+      answered === null
+        ? ""
+        : `${
+          labelled !== null && decisions !== null && labelled < decisions
+            ? `${labelled} labelled (${decisions - labelled} unlabelled), `
+            : ""
+        }${answered} answered, ${errors ?? 0} errors`,
       html`
         data-metric="decisions" data-value="${decisions === null ? "" : String(decisions)}"
       `,
