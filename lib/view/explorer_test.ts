@@ -169,3 +169,36 @@ Deno.test("the explorer's pages are read off an index, never sorted (EXPLAIN QUE
     index.close();
   }
 });
+
+Deno.test("the outcome filter: wrong is answers against gold, unlabelled the answers without", () => {
+  const index = openIndex(":memory:");
+  try {
+    const { kl: _, brier: __, ...noGold } = record({
+      case: "c4",
+      question: "a",
+      confidence: 0.97,
+      answer: "false",
+      gold: null,
+      gold_probabilities: null,
+      correct: null,
+    });
+    const all = [...records, noGold];
+    const id = runJson(all).id;
+    indexRun(index, runJson(all), all);
+    // A row as an index written before schema version 5 held it: gold '', correct 0.
+    index.db.prepare(
+      `INSERT INTO decisions (run_id, case_id, workflow, question, type, confidence, gold,
+        gold_probabilities, correct, attempts) VALUES (?, 'c5', 'w', 'a', 'noul', 0.99, '', 'null', 0, 1)`,
+    ).run(id);
+    const count = (query: string) =>
+      countDecisions(index.db, whereOf(id, parseQuery(new URLSearchParams(query)).filter));
+    assert.equal(count("outcome=wrong"), 1);
+    assert.equal(count("outcome=wrong&min_conf=0.9"), 1, "an unlabelled answer is no mistake");
+    assert.equal(count("outcome=correct"), 2);
+    assert.equal(count("outcome=unlabelled"), 2);
+    assert.equal(count("outcome=error"), 2);
+    assert.equal(count(""), 7);
+  } finally {
+    index.close();
+  }
+});
