@@ -251,12 +251,14 @@ async function main(args: string[]): Promise<number> {
     }
     if (event.event === "case") {
       correct += event.correct;
-      seen += event.questions;
+      seen += event.labelled;
       if (event.error) errors++;
       bar.update(
         event.done,
         event.total,
-        `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
+        `accuracy ${seen ? `${(correct / seen * 100).toFixed(1)}%` : "n/a"}${
+          errors ? `  errors ${errors}` : ""
+        }`,
       );
     } else if (event.event === "repeat") {
       console.error(

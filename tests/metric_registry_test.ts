@@ -56,7 +56,7 @@ Deno.test("`nll` appears in the terminal, report.md, report.html, run.json, the 
     assert.match(md, new RegExp(`\\| NLL, −ln p\\(gold label\\), nats \\| ${nll.toFixed(3)} \\|`));
     assert.match(
       md,
-      /\| group \| n \| accuracy \| 95% CI \| KL \| Brier \| ECE \| NLL \| errors \|/,
+      /\| group \| n \| labelled \| accuracy \| 95% CI \| KL \| Brier \| ECE \| NLL \| errors \|/,
     );
     const html = await Deno.readTextFile(join(out, "report.html"));
     assert.match(html, new RegExp(`NLL, −ln p\\(gold label\\), nats.*?${nll.toFixed(3)}`, "s"));

@@ -141,11 +141,15 @@ Deno.test("unlabelled rows are asked and recorded with null gold, and left out o
   const records = await readDecisions(join(dir, "run", "decisions.jsonl"));
   assert.equal(records.length, 9, "every question of every row is asked");
   const t3 = records.filter((r) => r.case === "T-3");
-  assert.deepEqual(t3.map((r) => [r.question, r.gold, r.gold_probabilities, r.kl]), [
-    ["urgent", null, null, null],
-    ["team", null, null, null],
-    ["mood", "0", { "0": 1, "1": 0, "2": 0 }, Math.log(3)],
-  ]);
+  assert.deepEqual(
+    t3.map((r) => [r.question, r.gold, r.gold_probabilities, r.correct, "kl" in r, r.kl]),
+    [
+      ["urgent", null, null, null, false, undefined],
+      ["team", null, null, null, false, undefined],
+      ["mood", "0", { "0": 1, "1": 0, "2": 0 }, true, true, Math.log(3)],
+    ],
+    "an unlabelled decision: correct null, no KL or Brier field",
+  );
   assert.deepEqual(t3.map((r) => r.answer), ["true", "billing", "0"], "answers are still recorded");
   assert.equal(records[0]?.workflow, "billing", "the lane is the record's workflow");
   const s = figures(result.summary);

@@ -192,7 +192,7 @@ Deno.test("`deno task view` shows the numbers of run.json on every page and in i
     const filters: [string, (r: DecisionRecord) => boolean][] = [
       ["outcome=wrong&min_conf=0.9", (r) => !r.error && !r.correct && r.confidence! >= 0.9],
       ["outcome=wrong&min_conf=0.75", (r) => !r.error && !r.correct && r.confidence! >= 0.75],
-      ["type=noul&outcome=correct", (r) => r.type === "noul" && r.correct],
+      ["type=noul&outcome=correct", (r) => r.type === "noul" && r.correct === true],
       [
         "workflow=customer_service&question=category",
         (r) => r.workflow === "customer_service" && r.question === "category",
@@ -285,7 +285,10 @@ Deno.test("`deno task view` shows the numbers of run.json on every page and in i
       assert.match(api.body.error, /min_conf "2" is not a number in \[0, 1\]/);
       const page = await getHtml(f.view, `/runs/${f.full.run.id}/decisions?outcome=maybe`);
       assert.equal(page.status, 400);
-      assert.match(page.text, /outcome &quot;maybe&quot; is not one of correct, wrong, error/);
+      assert.match(
+        page.text,
+        /outcome &quot;maybe&quot; is not one of correct, wrong, unlabelled, error/,
+      );
     });
 
     await t.step("one decision comes back whole, with its state", async () => {

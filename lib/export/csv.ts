@@ -57,8 +57,8 @@ function text(value: string | null | undefined): string {
   return FORMULA.test(value) ? `'${value}` : value;
 }
 
-function number(value: number | null): number | string {
-  return value === null ? "" : value;
+function number(value: number | null | undefined): number | string {
+  return value === null || value === undefined ? "" : value;
 }
 
 /**
@@ -78,7 +78,7 @@ export function csvRow(runId: string, r: DecisionRecord): (string | number)[] {
     text(r.answer),
     number(r.confidence),
     text(r.gold),
-    String(r.correct),
+    r.gold === null || r.correct === null ? "" : String(r.correct), // empty: unlabelled
     number(r.kl),
     number(r.brier),
     number(r.latency_ms),
@@ -89,7 +89,7 @@ export function csvRow(runId: string, r: DecisionRecord): (string | number)[] {
     text(r.error?.message),
     text(r.endpoint),
     r.predicted === null ? "" : JSON.stringify(r.predicted),
-    JSON.stringify(r.gold_probabilities),
+    r.gold_probabilities === null ? "" : JSON.stringify(r.gold_probabilities),
   ];
 }
 

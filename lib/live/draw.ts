@@ -129,12 +129,13 @@ function bannerLine(state: LiveState, now: number, paint: Paint): string {
 function nowPanel(state: LiveState, paint: Paint): string[] {
   const probe = state.latest;
   if (!probe) return [title("now", "waiting for the first answer…", paint)];
-  const matched = probe.records.filter((r) => r.correct).length;
+  const matched = probe.records.filter((r) => r.correct === true).length;
+  const labelled = probe.records.filter((r) => r.gold !== null).length;
   const detail = [
     probe.caseId.startsWith(probe.workflow)
       ? clean(probe.caseId)
       : `${clean(probe.caseId)} (${clean(probe.workflow)})`,
-    probe.error ? paint("no answer", "bad") : `${matched}/${probe.records.length} match gold`,
+    probe.error ? paint("no answer", "bad") : `${matched}/${labelled} match gold`,
     `latency ${ms(probe.latencyMs)}`,
     `${probe.inputTokens === null ? "n/a" : count(probe.inputTokens)} input tokens`,
   ].join(" · ");
@@ -149,8 +150,13 @@ function nowPanel(state: LiveState, paint: Paint): string[] {
   }
   const nameWidth = Math.max(...probe.records.map((r) => displayWidth(clean(r.question))), 8);
   for (const record of probe.records) {
-    const mark = record.correct ? paint("✓", "good") : paint("✗", "bad");
-    const top = (record.confidence ?? 0) >= CONFIDENT_MISTAKE && !record.correct
+    // A decision without gold (unlabelled) is neither right nor wrong.
+    const mark = record.gold === null
+      ? paint("·", "dim")
+      : record.correct
+      ? paint("✓", "good")
+      : paint("✗", "bad");
+    const top = (record.confidence ?? 0) >= CONFIDENT_MISTAKE && record.correct === false
       ? paint(pct(record.confidence, 0).padStart(4), "bad")
       : pct(record.confidence, 0).padStart(4);
     const gold = record.correct || record.gold === null

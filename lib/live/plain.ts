@@ -33,11 +33,12 @@ export function probeLine(state: LiveState): string {
   if (probe.error) {
     parts.push(`no answer: ${probe.error.kind}: ${clean(probe.error.message)}`);
   } else {
-    const matched = probe.records.filter((r) => r.correct).length;
+    const matched = probe.records.filter((r) => r.correct === true).length;
+    const labelled = probe.records.filter((r) => r.gold !== null).length;
     const latency = probe.latencyMs === null ? "n/a" : `${Math.round(probe.latencyMs)} ms`;
     const tokens = probe.inputTokens === null ? "n/a" : String(probe.inputTokens);
     parts.push(
-      `${matched}/${probe.records.length} match gold · ${latency} · ${tokens} input tokens`,
+      `${matched}/${labelled} match gold · ${latency} · ${tokens} input tokens`,
     );
   }
   parts.push(

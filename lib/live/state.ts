@@ -239,7 +239,7 @@ export function createLiveState(
  * @returns True for a confident mistake.
  */
 export function isConfidentMistake(record: DecisionRecord): boolean {
-  return record.error === null && record.gold !== null && !record.correct &&
+  return record.error === null && record.gold !== null && record.correct === false &&
     record.confidence !== null &&
     record.confidence >= CONFIDENT_MISTAKE;
 }

@@ -50,14 +50,21 @@ export interface BinRow {
 }
 
 /**
- * Adds an answered decision with a confidence into reliability totals (`3·BIN_COUNT`: counts,
- * correct counts, confidence sums); other decisions add nothing.
+ * Adds an answered, labelled decision with a confidence into reliability totals (`3·BIN_COUNT`:
+ * counts, correct counts, confidence sums); other decisions (an unlabelled one: gold or correct
+ * null) add nothing.
  */
 export function addReliability(
   totals: Float64Array,
-  d: { confidence?: number | null | undefined; correct?: boolean | undefined; error?: unknown },
+  d: {
+    confidence?: number | null | undefined;
+    correct?: boolean | null | undefined;
+    gold?: unknown;
+    error?: unknown;
+  },
 ): void {
   if (d.error !== null && d.error !== undefined) return;
+  if (d.gold === null || d.correct === null) return;
   if (d.confidence === null || d.confidence === undefined) return;
   const b = binOf(d.confidence);
   addAt(totals, b, 1);

@@ -15,7 +15,7 @@ export interface RankInput {
   /** Top-label confidence; null or absent leaves the decision out. */
   confidence?: number | null | undefined;
   /** The predicted answer equals the gold label. */
-  correct?: boolean | undefined;
+  correct?: boolean | null | undefined;
 }
 
 /** Weighted runs of tied confidences, ascending. */
@@ -55,6 +55,7 @@ export const TIES_SKETCH: Sketch = {
   }),
   add(state: unknown, d: MetricInput, weights: Uint8Array | null): void {
     if (typeof d.confidence !== "number") return;
+    if (d.gold === null || d.correct === null) return; // unlabelled: neither right nor wrong
     const s = state as TiesState;
     s.cells.add(d.confidence, d.correct ? 1 : 0, weights);
     s.replicate = Number.NaN;

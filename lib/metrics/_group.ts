@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { isAnswered } from "./_answered.ts";
+import { isAnswered, isUnlabelled } from "./_answered.ts";
 import { quantize } from "./_cells.ts";
 import { percentileInterval } from "./_quantile.ts";
 import type {
@@ -43,7 +43,7 @@ type Interval = [number, number];
  * @returns True when the decision counts for the metric.
  */
 export function covers(metric: MetricBase, decision: MetricInput): boolean {
-  if (decision.gold === null) return false;
+  if (isUnlabelled(decision)) return false;
   if (metric.types && !metric.types.includes(decision.type as MetricQuestionType)) return false;
   return metric.over === "all" || isAnswered(decision);
 }

@@ -18,24 +18,24 @@ import { computeMetric } from "./registry.ts";
 
 /** The fields accuracy reads from a decision (a `DecisionRecord` has them all). */
 export interface AccuracyInput {
-  /** The predicted answer equals the gold label. */
-  correct: boolean;
+  /** The predicted answer equals the gold label (null without gold: not counted). */
+  correct: boolean | null;
   /** The failure, or null (or absent) when the decision was answered. */
   error?: unknown | undefined;
 }
 
 /** The fields mean KL reads from a decision. */
 export interface KlInput {
-  /** KL(gold ‖ predicted) in nats, null when not answered. */
-  kl: number | null;
+  /** KL(gold ‖ predicted) in nats, null when not answered; absent without gold. */
+  kl?: number | null | undefined;
   /** The failure, or null (or absent) when the decision was answered. */
   error?: unknown | undefined;
 }
 
 /** The fields mean Brier reads from a decision. */
 export interface BrierInput {
-  /** Brier score, null when not answered. */
-  brier: number | null;
+  /** Brier score, null when not answered; absent without gold. */
+  brier?: number | null | undefined;
   /** The failure, or null (or absent) when the decision was answered. */
   error?: unknown | undefined;
 }

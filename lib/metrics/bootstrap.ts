@@ -33,14 +33,17 @@ export type Interval = [number, number];
 export interface BootstrapInput extends MetricInput {
   /** Case id: the unit the bootstrap weighs. */
   case: string;
-  /** The predicted answer equals the gold label (false on error). */
-  correct: boolean;
+  /**
+   * The predicted answer equals the gold label (false on error); null for an unlabelled decision
+   * (no gold), which no metric covers.
+   */
+  correct: boolean | null;
   /** The predicted answer's probability, null when not answered. */
   confidence: number | null;
-  /** KL(gold ‖ predicted) in nats, null when not answered. */
-  kl: number | null;
-  /** Brier score, null when not answered. */
-  brier: number | null;
+  /** KL(gold ‖ predicted) in nats, null when not answered; absent without gold. */
+  kl?: number | null | undefined;
+  /** Brier score, null when not answered; absent without gold. */
+  brier?: number | null | undefined;
 }
 
 /** Options of {@linkcode bootstrapIntervals}. */

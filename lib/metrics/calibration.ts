@@ -54,8 +54,10 @@ import type {
 export interface ConfidenceInput {
   /** The predicted answer's probability; null or absent (not answered) leaves it out. */
   confidence?: number | null | undefined;
-  /** The predicted answer equals the gold label. */
-  correct?: boolean | undefined;
+  /** The predicted answer equals the gold label; null (unlabelled) leaves the decision out. */
+  correct?: boolean | null | undefined;
+  /** The gold label; null (unlabelled) leaves the decision out. */
+  gold?: string | null | undefined;
 }
 
 /** How confidences are cut into bins. */
@@ -143,7 +145,7 @@ export function calibrationBins(
   };
   if (binning === "equal-width") {
     for (const d of decisions) {
-      if (typeof d.confidence !== "number") continue;
+      if (typeof d.confidence !== "number" || d.gold === null || d.correct === null) continue;
       put(widthBin(d.confidence, bins), d.confidence, 1, d.correct ? 1 : 0);
     }
   } else {

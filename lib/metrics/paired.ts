@@ -159,8 +159,8 @@ export function pairedComparison(
   for (const [key, da] of keysA) {
     const db = byKeyB.get(key);
     if (db === undefined) continue;
-    const rightA = da.correct && isAnswered(da);
-    const rightB = db.correct && isAnswered(db);
+    const rightA = da.correct === true && isAnswered(da);
+    const rightB = db.correct === true && isAnswered(db);
     for (
       const counts of [
         total,

@@ -37,8 +37,8 @@ export interface MetricInput {
   question?: string | undefined;
   /** Workflow (or lane) of the case. */
   workflow?: string | undefined;
-  /** The predicted answer equals the gold label (false on error). */
-  correct?: boolean | undefined;
+  /** The predicted answer equals the gold label (false on error; null without gold). */
+  correct?: boolean | null | undefined;
   /** The predicted answer's probability, null when not answered. */
   confidence?: number | null | undefined;
   /** KL(gold ‖ predicted) in nats, null when not answered. */

@@ -25,7 +25,7 @@ export interface ScorerProfileInput {
   /** Question name. */
   question?: string | undefined;
   /** The predicted answer equals the gold label (false on error). */
-  correct?: boolean | undefined;
+  correct?: boolean | null | undefined;
   /** The predicted answer's probability, null when not answered. */
   confidence?: number | null | undefined;
   /** Brier score, null when not answered. */
@@ -76,8 +76,9 @@ function correctTieAware(d: ScorerProfileInput): boolean {
 /**
  * The scorer profile of a run's decisions.
  *
- * @param decisions Scored decisions (a `DecisionRecord` has every field read).
- * @returns One row per metric and convention, decibench's headline convention first per metric.
+ * @param given Scored decisions (a `DecisionRecord` has every field read).
+ * @returns One row per metric and convention, decibench's headline convention first per metric
+ *   (decisions without gold left out).
  * @example
  * ```ts
  * import { scorerProfile } from "./scorer_profile.ts";
@@ -94,7 +95,9 @@ function correctTieAware(d: ScorerProfileInput): boolean {
  * if (rows.find((r) => r.metric === "accuracy" && r.decibench)?.value !== 1) throw new Error();
  * ```
  */
-export function scorerProfile(decisions: readonly ScorerProfileInput[]): ScorerProfileRow[] {
+export function scorerProfile(given: readonly ScorerProfileInput[]): ScorerProfileRow[] {
+  // Unlabelled decisions (no gold) are in no convention: neither right nor wrong.
+  const decisions = given.filter((d) => d.gold_probabilities !== null && d.correct !== null);
   // Each decision's figures, computed once for every convention that reads them; the means add
   // them in the same order as one pass per convention would.
   const n = decisions.length;

@@ -33,7 +33,7 @@ export interface SelectiveInput {
   /** Top-label confidence; null or absent (not answered) leaves the decision out. */
   confidence?: number | null | undefined;
   /** The predicted answer equals the gold label. */
-  correct?: boolean | undefined;
+  correct?: boolean | null | undefined;
 }
 
 /** One point of the risk–coverage curve: the k most confident decisions kept. */

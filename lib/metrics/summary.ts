@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isAnswered } from "./_answered.ts";
+import { isAnswered, isUnlabelled } from "./_answered.ts";
 import { addReliability, BIN_COUNT, reliabilityRows } from "./_bins.ts";
 import { cellPercentile, Cells, SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
@@ -72,6 +72,12 @@ export interface Summary {
   cases: number;
   /** Decisions answered (no error). */
   answered: number;
+  /**
+   * Decisions with a gold label: what every metric is over. The others (a user question set's
+   * blank labels) are counted in `decisions` and in no metric. Absent in a summary recorded
+   * before it was counted: then every decision had gold.
+   */
+  labelled?: number | undefined;
   /** Decisions that failed (error set); they count as misses. */
   errors: number;
   /**
@@ -177,6 +183,7 @@ export class SummaryAccumulator {
   readonly #reliability = new Float64Array(3 * BIN_COUNT);
   #decisions = 0;
   #answered = 0;
+  #labelled = 0;
   #cases = 0;
   #tokens: number | null = null;
   #confidence = 0;
@@ -230,7 +237,8 @@ export class SummaryAccumulator {
       if (tokens === null && d.input_tokens !== null) tokens = d.input_tokens;
       // Unlabelled decisions (gold null) are counted, never scored: the registry's `covers`
       // leaves them out of every metric, and the reliability table and mean confidence follow it.
-      if (d.gold === null) continue;
+      if (isUnlabelled(d)) continue;
+      this.#labelled++;
       addReliability(this.#reliability, d);
       if (isAnswered(d) && d.confidence !== null && d.confidence !== undefined) {
         this.#confident++;
@@ -259,6 +267,7 @@ export class SummaryAccumulator {
     );
     this.#decisions += other.#decisions;
     this.#answered += other.#answered;
+    this.#labelled += other.#labelled;
     this.#cases += other.#cases;
     if (other.#tokens !== null) this.#tokens = (this.#tokens ?? 0) + other.#tokens;
     this.#confidence += other.#confidence;
@@ -285,6 +294,7 @@ export class SummaryAccumulator {
       decisions: this.#decisions,
       cases: this.#cases,
       answered: this.#answered,
+      labelled: this.#labelled,
       errors: this.#decisions - this.#answered,
       metrics: metrics as ByMetric<number | null>,
       meanConfidence: this.#confident === 0 ? null : this.#confidence / this.#confident,

@@ -35,7 +35,7 @@ function inOrder(options: readonly string[], dist: Record<string, number>): Reco
 /**
  * Scores every question of a case against gold. On error every decision is a miss carrying the
  * error kind. A question the case has no gold for (a user question set's unlabelled row) is
- * recorded with its answer and `gold: null`, unscored: no correctness, KL or Brier.
+ * recorded with its answer, `gold: null` and `correct: null`, unscored: no KL or Brier field.
  *
  * @param item The case asked.
  * @param outcome What asking it produced.
@@ -78,9 +78,8 @@ export function decisionRecords(
       confidence: score.confidence,
       gold: gold ? gold.label : null,
       gold_probabilities: gold ? inOrder(keys, gold.probabilities) : null,
-      correct: score.correct,
-      kl: score.kl,
-      brier: score.brier,
+      correct: gold ? score.correct : null,
+      ...(gold ? { kl: score.kl, brier: score.brier } : {}),
       latency_ms: latency,
       attempts: outcome.attempts,
       input_tokens: reply?.inputTokens ?? null,

@@ -101,8 +101,23 @@ export async function* readJsonLineStream<T>(
  */
 export async function* readDecisionLines(path: string): AsyncGenerator<DecisionLine> {
   for await (const { line, value } of readJsonLineStream<DecisionRecord>(path)) {
-    yield { line, record: value };
+    yield { line, record: asUnlabelled(value) };
   }
+}
+
+/**
+ * A decision without gold in the form every reader expects: `correct` null and no KL or Brier
+ * field (a line written before unlabelled decisions were recorded so said `"correct": false`).
+ *
+ * @param record A decision as read.
+ * @returns The same object, changed when it has no gold.
+ */
+export function asUnlabelled(record: DecisionRecord): DecisionRecord {
+  if (record === null || typeof record !== "object" || record.gold !== null) return record;
+  if (record.correct === false) record.correct = null;
+  if (record.kl === null) delete record.kl;
+  if (record.brier === null) delete record.brier;
+  return record;
 }
 
 /**

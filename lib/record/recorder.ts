@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { writeAtomic } from "../bytes.ts";
-import { readJsonLineStream } from "./lines.ts";
+import { readDecisionLines, readJsonLineStream } from "./lines.ts";
 import { resumeCommand } from "./resume_command.ts";
 import type { DecisionRecord, RunJson } from "./schemas.ts";
 import type { AnsweredCase, RunSink } from "./sink.ts";
@@ -138,15 +138,17 @@ export { writeAtomic };
 
 /**
  * Reads `decisions.jsonl` into an array (streamed line by line, a torn last line skipped), in file
- * order: the order cases were answered. A caller that can reads `readDecisionLines`
- * instead of holding the array.
+ * order: the order cases were answered; a decision without gold has `correct` null, whatever
+ * version wrote it. A caller that can reads `readDecisionLines` instead of holding the array.
  *
  * @param path Path of the file.
  * @returns The records, or [] when the file does not exist.
  * @throws {Error} When the file exists but cannot be read.
  */
 export async function readDecisions(path: string): Promise<DecisionRecord[]> {
-  return await readJsonLines<DecisionRecord>(path);
+  const out: DecisionRecord[] = [];
+  for await (const { record } of readDecisionLines(path)) out.push(record);
+  return out;
 }
 
 /**

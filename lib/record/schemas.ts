@@ -70,12 +70,12 @@ export const DecisionRecordSchema = z.object({
   gold: z.string().nullable(),
   /** The gold distribution, keyed in option order, or null without gold. */
   gold_probabilities: z.record(z.string(), z.number()).nullable(),
-  /** Predicted answer equals the gold label (false on error). */
-  correct: z.boolean(),
-  /** KL(gold ‖ predicted) in nats, null on error. */
-  kl: z.number().nullable(),
-  /** Brier score, null on error. */
-  brier: z.number().nullable(),
+  /** Predicted answer equals the gold label (false on error), null without gold (unlabelled). */
+  correct: z.boolean().nullable(),
+  /** KL(gold ‖ predicted) in nats, null on error; absent without gold (unlabelled). */
+  kl: z.number().nullable().optional(),
+  /** Brier score, null on error; absent without gold (unlabelled). */
+  brier: z.number().nullable().optional(),
   /** Latency of the request that answered (ms), null when nothing answered. */
   latency_ms: z.number().nullable(),
   /** Attempts made for the case (1 = no retry). */
@@ -122,12 +122,15 @@ export interface DecisionRecord {
   gold: string | null;
   /** The gold distribution, keyed in option order, or null without gold. */
   gold_probabilities: Record<string, number> | null;
-  /** Predicted answer equals the gold label (false on error, and without gold). */
-  correct: boolean;
-  /** KL(gold ‖ predicted) in nats, null on error. */
-  kl: number | null;
-  /** Brier score, null on error. */
-  brier: number | null;
+  /**
+   * Predicted answer equals the gold label (false on error); null for an unlabelled decision (no
+   * gold), which is in no metric, table count or chart — never a miss.
+   */
+  correct: boolean | null;
+  /** KL(gold ‖ predicted) in nats, null on error; absent for an unlabelled decision. */
+  kl?: number | null | undefined;
+  /** Brier score, null on error; absent for an unlabelled decision. */
+  brier?: number | null | undefined;
   /** Latency of the request that answered (ms), null when nothing answered. */
   latency_ms: number | null;
   /** Attempts made for the case (1 = no retry; an integer ≥ 0). */
@@ -326,6 +329,7 @@ export const SummarySchema = z.object({
   decisions: z.number().int().min(0),
   cases: z.number().int().min(0),
   answered: z.number().int().min(0),
+  labelled: z.number().int().min(0).optional(),
   errors: z.number().int().min(0),
   metrics: z.object({
     accuracy: nullableNumber,

@@ -32,9 +32,12 @@ import type { DecisionRecord, RunJson } from "./schemas.ts";
  * gives `runs` one column per registered metric (added to an older file when it is opened);
  * version 4 adds the indexes the decision explorer's orders and filters read (a run's decisions
  * in record order, by question, and most confident first overall, by question and by outcome),
- * made in an older file when it is opened for writing.
+ * made in an older file when it is opened for writing; version 5 records an unlabelled decision
+ * (no gold) with `gold`, `gold_probabilities` and `correct` NULL, so `avg(correct)` is over
+ * labelled decisions (an older file's `decisions` table is rebuilt when it is opened for writing,
+ * its `gold ''` rows made NULL), and gives `runs` a `labelled` count.
  */
-export const INDEX_SCHEMA_VERSION = 4;
+export const INDEX_SCHEMA_VERSION = 5;
 
 /** The default index path, relative to the working directory. */
 export const DEFAULT_INDEX_PATH = "runs/decibench.db";
@@ -57,6 +60,7 @@ CREATE TABLE IF NOT EXISTS runs (
   cases INTEGER NOT NULL,
   decisions INTEGER NOT NULL,
   answered INTEGER,
+  labelled INTEGER,
   errors INTEGER,
   summary TEXT,
   spec TEXT NOT NULL,
@@ -77,9 +81,9 @@ CREATE TABLE IF NOT EXISTS decisions (
   predicted TEXT,
   answer TEXT,
   confidence REAL,
-  gold TEXT NOT NULL,
-  gold_probabilities TEXT NOT NULL,
-  correct INTEGER NOT NULL,
+  gold TEXT,
+  gold_probabilities TEXT,
+  correct INTEGER,
   kl REAL,
   brier REAL,
   latency_ms REAL,
@@ -264,8 +268,43 @@ function checkVersion(db: DatabaseSync, path: string): number {
  */
 const ADDED_COLUMNS: readonly [table: string, column: string, type: string][] = [
   ["decisions", "extra", "TEXT"],
+  ["runs", "labelled", "INTEGER"],
   ...METRIC_NAMES.map((name): [string, string, string] => ["runs", name, "REAL"]),
 ];
+
+/**
+ * Rebuilds a `decisions` table made before version 5 (`gold`, `gold_probabilities` and `correct`
+ * NOT NULL, an unlabelled decision stored as `gold ''`, `correct 0`): the same rows with those
+ * columns NULL for an unlabelled decision; its indexes are made again by the schema.
+ */
+function allowUnlabelled(db: DatabaseSync): void {
+  const columns = db.prepare("PRAGMA table_info(decisions)").all() as {
+    name: string;
+    notnull: number;
+  }[];
+  if (!columns.some((c) => c.name === "correct" && c.notnull === 1)) return;
+  const create = SCHEMA.slice(SCHEMA.indexOf("CREATE TABLE IF NOT EXISTS decisions"));
+  const table = create.slice(0, create.indexOf(";") + 1)
+    .replace("CREATE TABLE IF NOT EXISTS decisions", "CREATE TABLE decisions_rebuilt");
+  const none = "gold = ''";
+  const values = DECISION_COLUMNS.map((c) =>
+    c === "gold"
+      ? `CASE WHEN ${none} THEN NULL ELSE gold END`
+      : c === "gold_probabilities"
+      ? `CASE WHEN ${none} OR gold_probabilities = 'null' THEN NULL ELSE gold_probabilities END`
+      : c === "correct"
+      ? `CASE WHEN ${none} THEN NULL ELSE correct END`
+      : c
+  );
+  db.exec(table);
+  db.exec(
+    `INSERT INTO decisions_rebuilt (${DECISION_COLUMNS.join(", ")})
+     SELECT ${values.join(", ")} FROM decisions ORDER BY rowid`,
+  );
+  db.exec("DROP TABLE decisions");
+  db.exec("ALTER TABLE decisions_rebuilt RENAME TO decisions");
+  db.exec(SCHEMA); // the indexes
+}
 
 function migrate(db: DatabaseSync): void {
   // An index of decisions by case across runs makes each run's decisions land all over it (its
@@ -285,6 +324,7 @@ function migrate(db: DatabaseSync): void {
       columns.add(column);
     }
   }
+  allowUnlabelled(db);
 }
 
 /** Options for `indexRun`. */
@@ -421,6 +461,7 @@ function putRun(
     ["cases", spec.cases],
     ["decisions", decisions],
     ["answered", summary?.answered ?? null],
+    ["labelled", summary?.labelled ?? null],
     ["errors", summary?.errors ?? null],
     ...METRIC_NAMES.map((name): [string, SQLInputValue] => [
       name,
@@ -514,11 +555,11 @@ function insertRows(db: DatabaseSync, runId: string, records: readonly DecisionR
       json(r.predicted),
       r.answer,
       r.confidence,
-      r.gold ?? "", // the column predates unlabelled decisions: "" stands for none
-      JSON.stringify(r.gold_probabilities),
-      r.correct ? 1 : 0,
-      r.kl,
-      r.brier,
+      r.gold,
+      json(r.gold_probabilities),
+      r.gold === null || r.correct === null ? null : r.correct ? 1 : 0, // NULL: unlabelled
+      r.kl ?? null,
+      r.brier ?? null,
       r.latency_ms,
       r.attempts,
       r.input_tokens,
@@ -687,6 +728,8 @@ export function runDecisions(index: RunIndex, runId: string): DecisionRecord[] {
  * @returns The decision, as `decisions.jsonl` holds it.
  */
 export function decisionFromRow(r: Record<string, SQLInputValue>): DecisionRecord {
+  // A file opened read-only before it was rebuilt for version 5 holds '' for no gold.
+  const unlabelled = r.gold === null || r.gold === "";
   const record: DecisionRecord = {
     case: String(r.case_id),
     workflow: String(r.workflow),
@@ -695,11 +738,15 @@ export function decisionFromRow(r: Record<string, SQLInputValue>): DecisionRecor
     predicted: r.predicted === null ? null : JSON.parse(String(r.predicted)),
     answer: r.answer === null ? null : String(r.answer),
     confidence: r.confidence === null ? null : Number(r.confidence),
-    gold: r.gold === "" ? null : String(r.gold), // "" stands for an unlabelled decision
-    gold_probabilities: JSON.parse(String(r.gold_probabilities)),
-    correct: Number(r.correct) === 1,
-    kl: r.kl === null ? null : Number(r.kl),
-    brier: r.brier === null ? null : Number(r.brier),
+    gold: unlabelled ? null : String(r.gold),
+    gold_probabilities: unlabelled || r.gold_probabilities === null
+      ? null
+      : JSON.parse(String(r.gold_probabilities)),
+    correct: unlabelled || r.correct === null ? null : Number(r.correct) === 1,
+    ...(unlabelled ? {} : {
+      kl: r.kl === null ? null : Number(r.kl),
+      brier: r.brier === null ? null : Number(r.brier),
+    }),
     latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
     attempts: Number(r.attempts),
     input_tokens: r.input_tokens === null ? null : Number(r.input_tokens),

@@ -134,19 +134,23 @@ function plural(n: number, word: string): string {
 /**
  * The decision counts of a run as a sentence: "2000 decisions, 1990 answered, 10 errors
  * (400 cases)", or with the cases never asked: "25 decisions, 0 answered, 25 errors; 3 of 8
- * cases not asked".
+ * cases not asked". When some decisions have no gold the labelled ones (what every metric is over)
+ * are named: "9000 decisions, 8370 labelled (630 unlabelled), 9000 answered, 0 errors (3000 cases)".
  *
- * @param counts Decisions recorded, answered and errored.
+ * @param counts Decisions recorded, labelled (absent: all), answered and errored.
  * @param cases Cases selected and cases with a recorded decision.
  * @returns The text.
  */
 export function decisionCounts(
-  counts: { decisions: number; answered: number; errors: number },
+  counts: { decisions: number; labelled?: number | undefined; answered: number; errors: number },
   cases: { selected: number; asked: number },
 ): string {
-  const head = `${plural(counts.decisions, "decision")}, ${counts.answered} answered, ${
-    plural(counts.errors, "error")
-  }`;
+  const labelled = counts.labelled ?? counts.decisions;
+  const head = `${plural(counts.decisions, "decision")}, ${
+    labelled < counts.decisions
+      ? `${labelled} labelled (${counts.decisions - labelled} unlabelled), `
+      : ""
+  }${counts.answered} answered, ${plural(counts.errors, "error")}`;
   const unasked = cases.selected - cases.asked;
   return unasked > 0
     ? `${head}; ${unasked} of ${plural(cases.selected, "case")} not asked`

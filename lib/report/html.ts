@@ -60,6 +60,14 @@ function htmlTable(header: readonly string[], rows: readonly (readonly string[])
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
+/** "8370 labelled (630 unlabelled), " when some decisions have no gold, else nothing. */
+function unlabelledNote(summary: { decisions: number; labelled?: number | undefined }): string {
+  const labelled = summary.labelled ?? summary.decisions;
+  return labelled < summary.decisions
+    ? `${labelled} labelled (${summary.decisions - labelled} unlabelled), `
+    : "";
+}
+
 function htmlData(data: TableData): string {
   return htmlTable(data.header, data.rows);
 }
@@ -119,7 +127,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
     card(
       "decisions",
       String(summary.decisions),
-      `${summary.answered} answered, ${summary.errors} errors`,
+      `${unlabelledNote(summary)}${summary.answered} answered, ${summary.errors} errors`,
     ),
     "</div>",
   );
@@ -197,7 +205,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         "</figure>",
       `<figure>${
         confidenceHistogram(report.points)
-      }<figcaption class="legend">Confidence histogram of answered decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
+      }<figcaption class="legend">Confidence histogram of the ${report.points.length} answered, labelled decisions:<i style="background:${OUTCOME_COLORS.correct}"></i>correct` +
         `<i style="background:${OUTCOME_COLORS.wrong}"></i>wrong</figcaption></figure>`,
       "</div>",
     );

@@ -101,10 +101,20 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
   if (first === undefined) return "";
   const out = [state === undefined ? first.case : `${first.case}  ${statePreview(state)}`];
   for (const r of records) {
-    const mark = r.error ? "!" : r.gold === null ? "·" : r.correct ? "✓" : "✗";
+    const mark = r.error
+      ? "!"
+      : r.gold === null || r.correct === null
+      ? "·"
+      : r.correct
+      ? "✓"
+      : "✗";
     out.push(
       `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
-        r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
+        r.error
+          ? `  error ${r.error.kind}`
+          : r.gold === null
+          ? "  unlabelled"
+          : `  KL ${num(r.kl ?? null)} Brier ${num(r.brier ?? null)}`
       }`,
     );
     out.push(`    pred ${dist(r.predicted)}`);

@@ -107,7 +107,9 @@ export interface RunReport {
   disagreements: DisagreementRow[];
   /** The calibration section's tables. */
   calibration: CalibrationTables;
-  /** Answered decisions of the sample, in case order, for the confidence and risk charts. */
+  /**
+   * Answered, labelled decisions of the sample, in case order, for the confidence and risk charts.
+   */
   points: ChartPoint[];
   /** What the calibration tables and the charts were computed on. */
   sample: ReportSample;
@@ -356,10 +358,14 @@ export class ReportAccumulator {
     // A run recorded by an older version may lack newer metrics: they are computed here.
     const summary = run.summary === null ? computed : {
       ...run.summary,
+      labelled: run.summary.labelled ?? computed.labelled,
       metrics: { ...computed.metrics, ...run.summary.metrics },
       intervals: { ...computed.intervals, ...run.summary.intervals },
     };
-    const records = inCaseOrder(this.#sample.flatMap((e) => e.records));
+    // The calibration tables and the charts are over labelled decisions: one without gold (a user
+    // question set's blank label) is neither right nor wrong.
+    const records = inCaseOrder(this.#sample.flatMap((e) => e.records))
+      .filter((r) => r.gold !== null && r.correct !== null);
     const errors = [...this.#errors.values()]
       .sort((a, b) => b.decisions - a.decisions || (before(a.at, b.at) ? -1 : 1))
       .map(({ kind, decisions, cases, example }) => ({ kind, decisions, cases, example }));
@@ -400,7 +406,7 @@ export class ReportAccumulator {
       },
       points: records.filter((r) => r.confidence !== null).map((r) => ({
         confidence: r.confidence as number,
-        correct: r.correct,
+        correct: r.correct === true,
       })),
       sample: {
         decisions: sampled ? this.#sampled : this.#decisions,

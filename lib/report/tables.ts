@@ -45,7 +45,8 @@ export function clipName(name: string, width: number = TERMINAL_NAME_WIDTH): str
 }
 
 /**
- * Breakdown rows: group, n, each column metric of the registry (those of
+ * Breakdown rows: group, n (decisions), labelled (those with gold: what the metrics are over; n/a
+ * in a row recorded before it was counted), each column metric of the registry (those of
  * `BREAKDOWN_INTERVAL_METRICS` with their interval), errors.
  *
  * @param rows Breakdown rows.
@@ -58,6 +59,7 @@ export function breakdownData(rows: readonly BreakdownRow[]): TableData {
     header: [
       "group",
       "n",
+      "labelled",
       ...COLUMN_METRICS.flatMap((m) => {
         const title = m.short ?? m.label;
         return withInterval(m) ? [title, "95% CI"] : [title];
@@ -67,6 +69,7 @@ export function breakdownData(rows: readonly BreakdownRow[]): TableData {
     rows: rows.map((r) => [
       r.key,
       String(r.decisions),
+      r.labelled === undefined ? "n/a" : String(r.labelled),
       ...COLUMN_METRICS.flatMap((m) => {
         const value = metricText(m, r.metrics[m.name]);
         return withInterval(m) ? [value, metricInterval(m, r.intervals[m.name])] : [value];

@@ -87,6 +87,7 @@ function runJson(entry: CatalogRun, progress?: RunProgress) {
     finished_at: run.finished_at,
     cases: run.spec.cases,
     decisions: countOf(run.summary, "decisions"),
+    labelled: countOf(run.summary, "labelled"),
     metrics,
     indexed: entry.indexed,
     source: entry.source,

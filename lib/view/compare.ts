@@ -73,7 +73,8 @@ export function flips(a: readonly DecisionRecord[], b: readonly DecisionRecord[]
   const out: Flip[] = [];
   for (const ra of a) {
     const rb = inB.get(key(ra));
-    if (!rb || ra.correct === rb.correct) continue;
+    // An unlabelled decision (no gold) is neither right nor wrong: it cannot flip.
+    if (!rb || ra.gold === null || rb.gold === null || ra.correct === rb.correct) continue;
     out.push({
       case: ra.case,
       question: ra.question,

@@ -14,10 +14,12 @@ import { decisionHref, type Html, html } from "./_layout.ts";
  * The outcome of a decision as a word.
  *
  * @param r The decision.
- * @returns `correct`, `wrong` or `error`.
+ * @returns `correct`, `wrong`, `unlabelled` (no gold label: neither right nor wrong) or `error`.
  */
-export function outcomeOf(r: DecisionRecord): "correct" | "wrong" | "error" {
-  return r.error ? "error" : r.correct ? "correct" : "wrong";
+export function outcomeOf(r: DecisionRecord): "correct" | "wrong" | "unlabelled" | "error" {
+  if (r.error) return "error";
+  if (r.gold === null || r.correct === null) return "unlabelled";
+  return r.correct ? "correct" : "wrong";
 }
 
 /**
@@ -138,8 +140,8 @@ export function decisionFacts(r: DecisionRecord): Html {
     ["confidence", num(r.confidence)],
     ["gold", r.gold ?? "none (unlabelled)"],
     ["outcome", outcomeOf(r)],
-    ["KL", num(r.kl)],
-    ["Brier", num(r.brier)],
+    ["KL", num(r.kl ?? null)],
+    ["Brier", num(r.brier ?? null)],
     ["latency", r.latency_ms === null ? "n/a" : `${r.latency_ms.toFixed(1)} ms`],
     ["attempts", String(r.attempts)],
   ];
@@ -170,7 +172,9 @@ export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null
     <details class="decision ${outcome}" data-case="${r.case}" data-question="${r.question}">
       <summary><span class="who">${r.case} · ${r
         .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${r
-        .answer ?? "—"} at ${num(r.confidence)}, gold ${r.gold ?? "none"}</span></summary>
+        .answer ?? "—"} at ${num(r.confidence)}, ${r.gold === null
+        ? "no gold label"
+        : `gold ${r.gold}`}</span></summary>
       <div class="open">
     ${decisionFacts(r)}
     <div class="split">

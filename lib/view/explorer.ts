@@ -11,8 +11,11 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { decisionFromRow, type DecisionRecord } from "../record/mod.ts";
 
 /** Outcomes a decision can have, written once (the filter's choices). */
-export const OUTCOMES = ["correct", "wrong", "error"] as const;
-/** `correct`: answered and right; `wrong`: answered and wrong; `error`: not answered. */
+export const OUTCOMES = ["correct", "wrong", "unlabelled", "error"] as const;
+/**
+ * `correct`: answered and right; `wrong`: answered and wrong; `unlabelled`: answered, no gold
+ * label to judge it by (neither right nor wrong); `error`: not answered.
+ */
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** Orders a page can come in. */
@@ -96,7 +99,7 @@ function text(params: URLSearchParams, name: string): string | undefined {
 
 /**
  * Reads the explorer's filter and page from a query string: `workflow`, `question`, `type`,
- * `outcome` (correct / wrong / error), `min_conf`, `max_conf`, `error_kind`, `q` (state text),
+ * `outcome` (correct / wrong / unlabelled / error), `min_conf`, `max_conf`, `error_kind`, `q` (state text),
  * `page`, `per_page`, `order` (dataset / confidence).
  *
  * @param params The query string.
@@ -197,8 +200,13 @@ export function whereOf(
   equal("question", filter.question);
   equal("type", filter.type);
   equal("error_kind", filter.errorKind);
-  if (filter.outcome === "correct") sql.push("correct = 1 AND error_kind IS NULL");
-  if (filter.outcome === "wrong") sql.push("correct = 0 AND error_kind IS NULL");
+  // An index written before unlabelled decisions had NULL gold holds '' (and correct 0) for them.
+  const labelled = "gold IS NOT NULL AND gold <> ''";
+  if (filter.outcome === "correct") sql.push(`correct = 1 AND error_kind IS NULL AND ${labelled}`);
+  if (filter.outcome === "wrong") sql.push(`correct = 0 AND error_kind IS NULL AND ${labelled}`);
+  if (filter.outcome === "unlabelled") {
+    sql.push("(gold IS NULL OR gold = '') AND error_kind IS NULL");
+  }
   if (filter.outcome === "error") sql.push("error_kind IS NOT NULL");
   if (filter.minConfidence !== undefined) {
     sql.push("confidence >= ?");

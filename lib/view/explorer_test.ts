@@ -40,7 +40,7 @@ Deno.test("`parseQuery()` reads the explorer's filters and names bad values", ()
     new URLSearchParams("outcome=x&min_conf=-1&max_conf=abc&page=0&per_page=9999"),
   );
   assert.deepEqual(bad.problems, [
-    'outcome "x" is not one of correct, wrong, error',
+    'outcome "x" is not one of correct, wrong, unlabelled, error',
     'min_conf "-1" is not a number in [0, 1]',
     'max_conf "abc" is not a number in [0, 1]',
     'page "0" is not a whole number ≥ 1',
@@ -165,6 +165,39 @@ Deno.test("the explorer's pages are read off an index, never sorted (EXPLAIN QUE
       (b.confidence ?? 0) - (a.confidence ?? 0) || records.indexOf(a) - records.indexOf(b)
     ).slice(0, 20);
     assert.deepEqual(page.decisions.map((d) => d.case), sorted.map((d) => d.case));
+  } finally {
+    index.close();
+  }
+});
+
+Deno.test("the outcome filter: wrong is answers against gold, unlabelled the answers without", () => {
+  const index = openIndex(":memory:");
+  try {
+    const { kl: _, brier: __, ...noGold } = record({
+      case: "c4",
+      question: "a",
+      confidence: 0.97,
+      answer: "false",
+      gold: null,
+      gold_probabilities: null,
+      correct: null,
+    });
+    const all = [...records, noGold];
+    const id = runJson(all).id;
+    indexRun(index, runJson(all), all);
+    // A row as an index written before schema version 5 held it: gold '', correct 0.
+    index.db.prepare(
+      `INSERT INTO decisions (run_id, case_id, workflow, question, type, confidence, gold,
+        gold_probabilities, correct, attempts) VALUES (?, 'c5', 'w', 'a', 'noul', 0.99, '', 'null', 0, 1)`,
+    ).run(id);
+    const count = (query: string) =>
+      countDecisions(index.db, whereOf(id, parseQuery(new URLSearchParams(query)).filter));
+    assert.equal(count("outcome=wrong"), 1);
+    assert.equal(count("outcome=wrong&min_conf=0.9"), 1, "an unlabelled answer is no mistake");
+    assert.equal(count("outcome=correct"), 2);
+    assert.equal(count("outcome=unlabelled"), 2);
+    assert.equal(count("outcome=error"), 2);
+    assert.equal(count(""), 7);
   } finally {
     index.close();
   }

@@ -100,6 +100,7 @@ export function runPage(m: RunModel): Html {
   const spec = run.spec;
   const decisions = countOf(s, "decisions");
   const answered = countOf(s, "answered");
+  const labelled = countOf(s, "labelled");
   const errors = countOf(s, "errors");
   const accuracy = metricOf(s, "accuracy");
   const latency = s?.latency as { p50?: number; p95?: number } | null | undefined;
@@ -155,9 +156,23 @@ export function runPage(m: RunModel): Html {
     ${card(
       "decisions",
       decisions === null ? "—" : String(decisions),
-      answered === null ? "" : `${answered} answered, ${errors ?? 0} errors`,
+      answered === null
+        ? ""
+        : `${
+          labelled !== null && decisions !== null && labelled < decisions
+            ? `${labelled} labelled (${decisions - labelled} unlabelled), `
+            : ""
+        }${answered} answered, ${errors ?? 0} errors`,
       html`
         data-metric="decisions" data-value="${decisions === null ? "" : String(decisions)}"
+      `,
+    )}
+    ${labelled === null ? "" : card(
+      "labelled",
+      String(labelled),
+      "decisions with gold: what every metric is over",
+      html`
+        data-metric="labelled" data-value="${String(labelled)}"
       `,
     )}
     ${card(
@@ -263,7 +278,7 @@ ${
 ${
       figure(
         report.charts.histogram,
-        "Confidence histogram of answered decisions: correct (blue) and wrong (orange)",
+        `Confidence histogram of the ${report.charted} answered, labelled decisions: correct (blue) and wrong (orange)`,
         "chart-histogram",
       )
     }

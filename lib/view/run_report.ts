@@ -25,6 +25,11 @@ export interface RunPageReport {
   byWorkflow: BreakdownRow[];
   /** Breakdown by question (`workflow/question`). */
   byQuestion: BreakdownRow[];
+  /**
+   * The answered, labelled decisions the confidence histogram and the risk–coverage chart draw
+   * (an unlabelled decision is neither right nor wrong).
+   */
+  charted: number;
   /** The charts as SVG text ("" when the run has no decisions). */
   charts: {
     /** Accuracy by workflow. */
@@ -72,7 +77,10 @@ export async function runPageReport(
   };
   let group: DecisionRecord[] = [];
   for await (const r of decisions) {
-    points.push({ confidence: r.confidence, correct: r.correct, error: r.error });
+    // The charts are over labelled decisions: an unlabelled one (no gold) is neither right nor wrong.
+    if (r.gold !== null && r.correct !== null) {
+      points.push({ confidence: r.confidence, correct: r.correct, error: r.error });
+    }
     if (group.length > 0 && group[0]?.case !== r.case) {
       acc.addCase(group[0]?.case ?? "", group);
       group = [];
@@ -122,6 +130,7 @@ function pageReport(
     byType,
     byWorkflow,
     byQuestion,
+    charted: points.filter((p) => p.confidence !== null).length,
     charts: {
       byWorkflow: empty ? "" : accuracyChart(byWorkflow),
       byType: empty ? "" : accuracyChart(byType),

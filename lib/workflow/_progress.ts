@@ -64,7 +64,12 @@ export class ProgressSink implements RunSink {
     if (asked === null) return;
     this.#done++;
     let correct = 0;
-    for (const r of records) if (r.correct) correct++;
+    let labelled = 0;
+    for (const r of records) {
+      if (r.gold === null || r.correct === null) continue; // unlabelled: neither right nor wrong
+      labelled++;
+      if (r.correct) correct++;
+    }
     this.emit({
       event: "case",
       case: item.id,
@@ -73,6 +78,7 @@ export class ProgressSink implements RunSink {
       total: this.context.cases,
       correct,
       questions: records.length,
+      labelled,
       error: asked.error,
       attempts: asked.attempts,
       latency_ms: asked.latencyMs,

@@ -79,6 +79,8 @@ export type RunEvent =
     total: number;
     correct: number;
     questions: number;
+    /** Decisions of the case with gold (the others are in no accuracy). */
+    labelled: number;
     error: string | null;
     attempts: number;
     latency_ms: number | null;
