@@ -35,7 +35,28 @@ export {
   type SendOptions,
   type SendResult,
 } from "./transport.ts";
-export { askCase, type AskOptions, type CaseOutcome, type NotAReply, tryBuild } from "./ask.ts";
+export {
+  askCase,
+  type AskCache,
+  type AskOptions,
+  type CaseOutcome,
+  type NotAReply,
+  tryBuild,
+} from "./ask.ts";
+export {
+  type CachedReply,
+  cacheKey,
+  type CacheKeyParts,
+  cacheStats,
+  type CacheStats,
+  defaultCacheDir,
+  parseAge,
+  pruneCache,
+  type PruneCacheOptions,
+  ReplyCache,
+  type ReplyCacheCounts,
+  type ReplyCacheOptions,
+} from "./cache.ts";
 export {
   type ReplyOutcome,
   type ReplyWatch,

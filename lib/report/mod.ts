@@ -38,6 +38,19 @@ export {
 } from "./model.ts";
 export { terminalReport } from "./terminal.ts";
 export {
+  type CiCheck,
+  ciSummaryMarkdown,
+  type CiSuite,
+  githubAnnotations,
+  githubOutputOn,
+  junitXml,
+  thresholdChecks,
+  thresholdMessage,
+  thresholdName,
+  writeCiReports,
+  type WriteCiReportsOptions,
+} from "./ci.ts";
+export {
   caseTrace,
   type MarkdownOptions,
   markdownReport,

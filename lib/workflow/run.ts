@@ -17,6 +17,7 @@ import {
   FALLBACK_PARALLEL,
   isTransientKind,
   pool,
+  type ReplyCache,
   tryBuild,
   watchReplies,
 } from "../client/mod.ts";
@@ -53,6 +54,7 @@ import { RunAccumulator } from "./_collect.ts";
 import { ProgressSink } from "./_progress.ts";
 import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
+import { askCacheFor } from "./request_cache.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 import { checkThresholdTargets } from "./thresholds.ts";
@@ -167,6 +169,12 @@ export interface RunOptions {
   repeat?: number | undefined;
   /** Concurrencies of the stability passes (`--parallel-sweep`). @default [parallel] */
   parallelSweep?: readonly number[] | undefined;
+  /**
+   * The request cache (`--cache`, `--offline`): replies read from it are recorded `cached`;
+   * each stability pass has its own entries.
+   * @default undefined (no cache)
+   */
+  cache?: ReplyCache | undefined;
 }
 
 /** The result of a run. */
@@ -707,6 +715,7 @@ export async function runPrepared(
     backoffMs: options.backoffMs,
     signal: abandon.signal,
     keyVariable: endpoint.spec.apiKeyEnv,
+    cache: askCacheFor(options.cache, endpoint, 0),
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   try {
@@ -743,7 +752,7 @@ export async function runPrepared(
         }
         throw error;
       }
-      requests += outcome.attempts;
+      if (outcome.cached !== true) requests += outcome.attempts;
       if (outcome.fatal) {
         // Nothing is known about this case: the run stops and the case stays unasked.
         stopRun(outcome.error?.message ?? "fatal error", "endpoint");
@@ -808,6 +817,7 @@ export async function runPrepared(
         parallelSweep: options.parallelSweep,
         signal: options.signal,
         backoffMs: options.backoffMs,
+        cache: options.cache,
         onPass: (pass) => emit({ event: "repeat", ...pass }),
       })
       : undefined;

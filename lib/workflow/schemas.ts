@@ -328,6 +328,8 @@ export const WorkflowSchema = z.object({
   }).strict().default({ dir: "runs" }),
   /** Judge audits: transcripts, judge endpoint and versioned checks (see lib/audit). */
   audits: AuditsSpecSchema.optional(),
+  /** Read and store replies in the request cache, as `--cache` does. */
+  cache: z.boolean().optional(),
 }).strict().superRefine((w, ctx) => {
   const issue = (path: PropertyKey[], message: string): void => {
     ctx.addIssue({ code: "custom", path, message });
@@ -434,6 +436,11 @@ export interface WorkflowInput {
    * @default undefined (no audits)
    */
   audits?: AuditsSpecInput | undefined;
+  /**
+   * Read and store replies in the request cache (`~/.cache/decibench`), as `--cache` does.
+   * @default undefined (no cache unless `--cache` or `--offline`)
+   */
+  cache?: boolean | undefined;
 }
 
 /** A workflow with defaults applied (what `loadWorkflow` and `validateWorkflow` return). */
@@ -468,6 +475,8 @@ export interface Workflow {
   };
   /** Judge audits, when configured. */
   audits?: AuditsSpec | undefined;
+  /** Read and store replies in the request cache, when true. */
+  cache?: boolean | undefined;
 }
 
 /** Each schema's parsed (output) and written (input) types equal the public interfaces. */
