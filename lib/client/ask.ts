@@ -147,9 +147,10 @@ export async function askCase(
         reply: null,
         error: {
           kind: "cache_miss",
-          message: `Cannot answer offline: the request cache in "${cache.store.dir}" holds no reply for this request (key ${
-            key.slice(0, 12)
-          }); run once with --cache and without --offline to fill it`,
+          message:
+            `Cannot answer offline: the request cache in "${cache.store.dir}" holds no reply for this request (key ${
+              key.slice(0, 12)
+            }); run once with --cache and without --offline to fill it`,
           status: null,
         },
         fatal: false,

@@ -70,15 +70,17 @@ export function junitXml(suites: readonly CiSuite[]): string {
       }" tests="${suite.checks.length}" failures="${failed}" errors="0" skipped="0">`,
     );
     for (const check of suite.checks) {
-      const head = `    <testcase classname="${xmlText(check.group)}" name="${xmlText(check.name)}"`;
+      const head = `    <testcase classname="${xmlText(check.group)}" name="${
+        xmlText(check.name)
+      }"`;
       if (check.pass) {
         lines.push(`${head}/>`);
       } else {
         lines.push(`${head}>`);
         lines.push(
-          `      <failure message="${xmlText(check.message)}" type="${
-            xmlText(check.group)
-          }">${xmlText(check.message)}</failure>`,
+          `      <failure message="${xmlText(check.message)}" type="${xmlText(check.group)}">${
+            xmlText(check.message)
+          }</failure>`,
         );
         lines.push(`    </testcase>`);
       }
@@ -129,8 +131,12 @@ export function thresholdMessage(t: ThresholdResult): string {
     const interval = t.interval
       ? `[${figure(t.interval[0])}, ${figure(t.interval[1])}]`
       : "n/a (no shared decision)";
-    return `${t.metric} minus baseline ${t.baseline}: ${figure(t.estimate)}, 95% paired interval ${interval}; ` +
-      `the worse end ${figure(t.value)} ${t.pass ? ">=" : "<"} −margin ${figure(t.limit)}: ${verdict}`;
+    return `${t.metric} minus baseline ${t.baseline}: ${
+      figure(t.estimate)
+    }, 95% paired interval ${interval}; ` +
+      `the worse end ${figure(t.value)} ${t.pass ? ">=" : "<"} −margin ${
+        figure(t.limit)
+      }: ${verdict}`;
   }
   const bound = t.bound === "lower" || t.bound === "upper" ? `${t.bound} bound` : "estimate";
   const ok = t.value !== null && t.pass;
