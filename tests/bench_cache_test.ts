@@ -94,6 +94,18 @@ Deno.test("a second run with --cache sends no request and writes the same record
     assert.ok(!path.includes(KEY) && !text.includes(KEY), path);
   }
   assert.equal((await cacheStats(join(cacheHome, "decibench"))).entries, 30);
+
+  // `cache stats` and `cache prune` on the same folder (found through XDG_CACHE_HOME).
+  const cache = (args: string[]) =>
+    runScript("cache.ts", [...args, "--json"], { XDG_CACHE_HOME: cacheHome });
+  const stats = await cache(["stats"]);
+  assert.equal(stats.code, 0, stats.stderr);
+  assert.equal(JSON.parse(stats.lines[0]!).entries, 30);
+  const young = await cache(["prune", "--older-than", "30d"]);
+  assert.deepEqual(JSON.parse(young.lines[0]!).removed, 0);
+  const all = await cache(["prune"]);
+  assert.deepEqual(JSON.parse(all.lines[0]!).removed, 30);
+  assert.equal((await cacheStats(join(cacheHome, "decibench"))).entries, 0);
 });
 
 Deno.test("--offline with a cold cache sends nothing and names the misses", async () => {
