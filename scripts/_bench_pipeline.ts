@@ -10,6 +10,20 @@ import type { AnsweredCase, RunSink } from "../lib/record/mod.ts";
 import { githubOutputOn, thresholdChecks, writeCiReports } from "../lib/report/mod.ts";
 import type { RunResult, Workflow } from "../lib/workflow/mod.ts";
 
+/** The CI report flags, shared by `bench` and `gate`. */
+export const CI_OPTIONS: Record<string, OptionSpec> = {
+  junit: {
+    type: "string",
+    value: "FILE",
+    help: "write JUnit XML: one test case per threshold (bench) or lane (gate)",
+  },
+  github: {
+    type: "boolean",
+    help:
+      "GitHub annotations for each test case and the summary appended to\n$GITHUB_STEP_SUMMARY (on by default when GITHUB_ACTIONS=true)",
+  },
+};
+
 /** The flags, merged into `bench`'s options. */
 export const PIPELINE_OPTIONS: Record<string, OptionSpec> = {
   cache: {
@@ -26,16 +40,7 @@ export const PIPELINE_OPTIONS: Record<string, OptionSpec> = {
     type: "boolean",
     help: "answer only from the request cache: nothing is sent, a miss is a case error",
   },
-  junit: {
-    type: "string",
-    value: "FILE",
-    help: "write JUnit XML: one test case per threshold",
-  },
-  github: {
-    type: "boolean",
-    help:
-      "GitHub annotations for the thresholds and the summary appended to\n$GITHUB_STEP_SUMMARY (on by default when GITHUB_ACTIONS=true)",
-  },
+  ...CI_OPTIONS,
 };
 
 /** What the pipeline flags ask for. */
@@ -71,8 +76,18 @@ export function pipelineFlags(
       throw new UsageError((error as Error).message);
     }
   }
+  return { cache, ...ciFlags(values) };
+}
+
+/**
+ * Reads `--junit` and `--github` (on by default when `GITHUB_ACTIONS=true`).
+ *
+ * @param values Parsed flags.
+ * @returns The JUnit file and whether GitHub output is on.
+ * @throws {UsageError} When `--junit` is empty.
+ */
+export function ciFlags(values: Record<string, unknown>): Pick<PipelineFlags, "junit" | "github"> {
   return {
-    cache,
     junit: pathFlag(values.junit, "junit"),
     github: githubOutputOn(values.github === true ? true : undefined),
   };
@@ -118,12 +133,14 @@ export class CacheMissSink implements RunSink {
  * @param flags The pipeline flags.
  * @param misses The offline misses.
  * @param file The workflow file.
+ * @param json True with `--json` (annotations then go to stderr).
  */
 export async function finishPipeline(
   result: RunResult,
   flags: PipelineFlags,
   misses: CacheMissSink,
   file: string,
+  json: boolean,
 ): Promise<void> {
   const cache = flags.cache;
   if (cache !== undefined) {
@@ -153,6 +170,8 @@ export async function finishPipeline(
     junit: flags.junit,
     github: flags.github,
     file,
+    // With --json, stdout holds JSON events only: the annotations go to stderr.
+    ...(json ? { print: (line: string) => console.error(line) } : {}),
     title: `decibench bench ${result.run.spec.workflow}: ${result.status}`,
     lines: [
       `run \`${result.id}\` · ${result.run.spec.endpoint} · model ${result.run.spec.model}`,

@@ -306,7 +306,7 @@ async function main(args: string[]): Promise<number> {
     sinks: [misses],
   });
   bar.done();
-  await finishPipeline(result, pipeline, misses, file);
+  await finishPipeline(result, pipeline, misses, file, json);
   if (result.indexError !== null) {
     console.error(
       `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${
