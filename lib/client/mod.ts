@@ -36,8 +36,8 @@ export {
   type SendResult,
 } from "./transport.ts";
 export {
-  askCase,
   type AskCache,
+  askCase,
   type AskOptions,
   type CaseOutcome,
   type NotAReply,
@@ -47,8 +47,8 @@ export {
   type CachedReply,
   cacheKey,
   type CacheKeyParts,
-  cacheStats,
   type CacheStats,
+  cacheStats,
   defaultCacheDir,
   parseAge,
   pruneCache,

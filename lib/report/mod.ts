@@ -39,8 +39,8 @@ export {
 export { terminalReport } from "./terminal.ts";
 export {
   type CiCheck,
-  ciSummaryMarkdown,
   type CiSuite,
+  ciSummaryMarkdown,
   githubAnnotations,
   githubOutputOn,
   junitXml,

@@ -55,6 +55,7 @@ import { ProgressSink } from "./_progress.ts";
 import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
 import { askCacheFor } from "./request_cache.ts";
+import { baselineThresholds, checkBaselines } from "./baseline.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 import { checkThresholdTargets } from "./thresholds.ts";
@@ -475,6 +476,8 @@ export async function runBenchmark(
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
   const { dataset, cases } = await runCases(workflow, spec, options);
+  // A baseline made on another question set is refused before the server is asked anything.
+  await checkBaselines(workflow.thresholds, dataset.info, options.workflowFile ?? workflow.name);
   const endpoint = await prepareEndpoint(spec, {
     baseUrl: options.baseUrl,
     model: options.model,
@@ -823,7 +826,7 @@ export async function runPrepared(
       : undefined;
     const complete = collector.cases === source.count;
     const summary = collector.summary();
-    const thresholds = collector.thresholds();
+    const thresholds = await baselineThresholds(collector.thresholds(), workflow, dir);
     const interrupted = options.signal?.aborted === true && fatal === null;
     const status: RunSession["status"] = interrupted
       ? "interrupted"
