@@ -103,7 +103,7 @@ function figure(value: number | null | undefined): string {
  * @param t The threshold result.
  * @returns E.g. `accuracy >= 0.6 (lower bound, lane billing, question urgent)`.
  */
-export function thresholdName(t: ThresholdResult): string {
+export function thresholdCheckName(t: ThresholdResult): string {
   const scope = [
     ...(t.baseline !== undefined ? [`against ${t.baseline}, margin ${figure(t.margin)}`] : []),
     ...(t.baseline === undefined && t.bound !== undefined && t.bound !== "estimate"
@@ -163,7 +163,7 @@ function negate(op: string): string {
  */
 export function thresholdChecks(thresholds: readonly ThresholdResult[]): CiCheck[] {
   return thresholds.map((t) => ({
-    name: thresholdName(t),
+    name: thresholdCheckName(t),
     group: t.baseline !== undefined ? "thresholds.baseline" : "thresholds",
     pass: t.pass,
     message: thresholdMessage(t),

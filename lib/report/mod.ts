@@ -44,9 +44,9 @@ export {
   githubAnnotations,
   githubOutputOn,
   junitXml,
+  thresholdCheckName,
   thresholdChecks,
   thresholdMessage,
-  thresholdName,
   writeCiReports,
   type WriteCiReportsOptions,
 } from "./ci.ts";
