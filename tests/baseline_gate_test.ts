@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import { loadWorkflow, runBenchmark, WorkflowError } from "../lib/workflow/mod.ts";
 import { thresholdMessage } from "../lib/report/mod.ts";
-import { ROOT, runScript } from "./bench_cli_helpers.ts";
+import { runScript } from "./bench_cli_helpers.ts";
 
 /** A Typed Decisions workflow (the first 200 test cases) answered by an embedded predictor. */
 async function workflowFile(
