@@ -74,7 +74,11 @@ Deno.test("a threshold against a baseline passes for the same model and fails fo
   const failed = thresholdMessage(accuracy!);
   assert.match(
     failed,
-    /^accuracy minus baseline .+: -0\.\d+, 95% paired interval \[-0\.\d+, -0\.\d+\]; the worse end -0\.\d+ < −margin -0\.01: failed$/,
+    /^accuracy against baseline .+ \(this run − baseline\): -0\.\d+, 95% paired interval \[-0\.\d+, -0\.\d+\]; lower end -0\.\d+ < -0\.01 \(margin 0\.01\): failed$/,
+  );
+  assert.match(
+    thresholdMessage(brier!),
+    /^brier in lane customer_service against baseline .+ \(baseline − this run: lower is better\): -0\.\d+, 95% paired interval \[/,
   );
   // run.json keeps the comparison.
   const saved = JSON.parse(await Deno.readTextFile(join(tmp, "worse", "run.json")));

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { metricByName } from "../metrics/mod.ts";
 import type { ThresholdResult } from "../record/mod.ts";
 
 /** One check, as a JUnit test case and a GitHub annotation. */
@@ -123,7 +124,7 @@ export function thresholdCheckName(t: ThresholdResult): string {
  * interval against a baseline.
  *
  * @param t The threshold result.
- * @returns E.g. `accuracy lower bound 0.5812 < limit 0.6 (estimate 0.6125): failed`.
+ * @returns E.g. `accuracy: lower bound 0.5812 < limit 0.6 (estimate 0.6125): failed`.
  */
 export function thresholdMessage(t: ThresholdResult): string {
   const verdict = t.pass ? "passed" : "failed";
@@ -131,12 +132,15 @@ export function thresholdMessage(t: ThresholdResult): string {
     const interval = t.interval
       ? `[${figure(t.interval[0])}, ${figure(t.interval[1])}]`
       : "n/a (no shared decision)";
-    return `${t.metric} minus baseline ${t.baseline}: ${
-      figure(t.estimate)
-    }, 95% paired interval ${interval}; ` +
-      `the worse end ${figure(t.value)} ${t.pass ? ">=" : "<"} −margin ${
-        figure(t.limit)
-      }: ${verdict}`;
+    const lowerIsBetter = metricByName(t.metric)?.higherIsBetter === false;
+    const scope = `${t.lane !== undefined ? ` in lane ${t.lane}` : ""}${
+      t.question !== undefined ? ` on question ${t.question}` : ""
+    }`;
+    return `${t.metric}${scope} against baseline ${t.baseline} (${
+      lowerIsBetter ? "baseline − this run: lower is better" : "this run − baseline"
+    }): ${figure(t.estimate)}, 95% paired interval ${interval}; lower end ${figure(t.value)} ${
+      t.pass ? ">=" : "<"
+    } ${figure(t.limit)} (margin ${figure(t.margin)}): ${verdict}`;
   }
   const bound = t.bound === "lower" || t.bound === "upper" ? `${t.bound} bound` : "estimate";
   const ok = t.value !== null && t.pass;
