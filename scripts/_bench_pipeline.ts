@@ -129,14 +129,14 @@ export class CacheMissSink implements RunSink {
  * After a run: says what the cache did (on stderr), names the offline misses, and writes the CI
  * reports.
  *
- * @param result The run.
+ * @param result The run, or the runs of a workflow of several endpoints.
  * @param flags The pipeline flags.
  * @param misses The offline misses.
  * @param file The workflow file.
  * @param json True with `--json` (annotations then go to stderr).
  */
 export async function finishPipeline(
-  result: RunResult,
+  result: RunResult | readonly RunResult[],
   flags: PipelineFlags,
   misses: CacheMissSink,
   file: string,
@@ -161,26 +161,41 @@ export async function finishPipeline(
     }
   }
   if (flags.junit === undefined && !flags.github) return;
-  const summary = result.run.summary;
-  const accuracy = summary?.metrics.accuracy;
-  await writeCiReports([{
-    name: `decibench bench ${result.run.spec.workflow}`,
-    checks: thresholdChecks(result.thresholds),
-  }], {
-    junit: flags.junit,
-    github: flags.github,
-    file,
-    // With --json, stdout holds JSON events only: the annotations go to stderr.
-    ...(json ? { print: (line: string) => console.error(line) } : {}),
-    title: `decibench bench ${result.run.spec.workflow}: ${result.status}`,
-    lines: [
-      `run \`${result.id}\` · ${result.run.spec.endpoint} · model ${result.run.spec.model}`,
-      `${summary?.cases ?? 0} cases, ${summary?.errors ?? 0} errors${
-        typeof accuracy === "number" ? `, accuracy ${(accuracy * 100).toFixed(1)}%` : ""
+  const results = Array.isArray(result) ? result : [result];
+  const several = results.length > 1;
+  const first = results[0];
+  if (first === undefined) return;
+  const passed = results.flatMap((r) => r.thresholds).filter((t) => t.pass).length;
+  const total = results.reduce((n, r) => n + r.thresholds.length, 0);
+  await writeCiReports(
+    results.map((r) => ({
+      // One suite per endpoint when the workflow compares several.
+      name: `decibench bench ${r.run.spec.workflow}${
+        several ? ` ${r.run.spec.endpoint_name ?? r.run.spec.endpoint}` : ""
       }`,
-      `${
-        result.thresholds.filter((t) => t.pass).length
-      } of ${result.thresholds.length} thresholds passed`,
-    ],
-  });
+      checks: thresholdChecks(r.thresholds),
+    })),
+    {
+      junit: flags.junit,
+      github: flags.github,
+      file,
+      // With --json, stdout holds JSON events only: the annotations go to stderr.
+      ...(json ? { print: (line: string) => console.error(line) } : {}),
+      title: `decibench bench ${first.run.spec.workflow}: ${
+        results.every((r) => r.status === first.status) ? first.status : "mixed"
+      }`,
+      lines: [
+        ...results.map((r) => {
+          const summary = r.run.summary;
+          const accuracy = summary?.metrics.accuracy;
+          return `run \`${r.id}\` · ${r.run.spec.endpoint} · model ${r.run.spec.model} · ${
+            summary?.cases ?? 0
+          } cases, ${summary?.errors ?? 0} errors${
+            typeof accuracy === "number" ? `, accuracy ${(accuracy * 100).toFixed(1)}%` : ""
+          }`;
+        }),
+        `${passed} of ${total} thresholds passed`,
+      ],
+    },
+  );
 }

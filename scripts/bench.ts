@@ -222,8 +222,15 @@ async function main(args: string[]): Promise<number> {
   }
   if (engines && (workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
-    const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
-    return await engines.benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
+    const flags = { baseUrl, model, parallel, limit, outDir, datasetDir, cache: pipeline.cache };
+    return await engines.benchEngines(workflow, {
+      file,
+      json,
+      dryRun,
+      dbPath,
+      ...flags,
+      afterRuns: (runs) => finishPipeline(runs, pipeline, new CacheMissSink(), file, json),
+    });
   }
 
   if (dryRun) {
