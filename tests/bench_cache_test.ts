@@ -17,15 +17,15 @@ async function requestsAt(url: string): Promise<number> {
   return value("llamacpp:n_decode_total") + value("llamacpp:decision_requests_refused_total");
 }
 
-async function workflowFile(dir: string, url: string): Promise<string> {
-  const path = join(dir, "cached.ts");
+async function workflowFile(dir: string, url: string, cache = false): Promise<string> {
+  const path = join(dir, cache ? "cached-by-workflow.ts" : "cached.ts");
   await Deno.writeTextFile(
     path,
     `export default {
   name: "cached",
   endpoint: { baseUrl: ${JSON.stringify(url)}, model: "decider", apiKeyEnv: "CACHE_TEST_KEY" },
   parallel: 4,
-  cases: { limit: 30 },
+  cases: { limit: 30 },${cache ? "\n  cache: true," : ""}
 };
 `,
   );
@@ -70,7 +70,8 @@ Deno.test("a second run with --cache sends no request and writes the same record
   assert.equal(afterFirst, 30);
   assert.match(first.stderr, /0 answered from the cache, 30 stored/);
 
-  const second = await bench(file, cacheHome, ["--cache"]);
+  // The second time the workflow's `cache: true` asks for the cache instead of the flag.
+  const second = await bench(await workflowFile(tmp, server.url, true), cacheHome, []);
   assert.equal(second.code, 0, second.stderr);
   assert.equal(await requestsAt(server.url), afterFirst, "the second run sent requests");
   assert.match(second.stderr, /30 answered from the cache, 0 stored/);
