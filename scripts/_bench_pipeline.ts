@@ -34,7 +34,8 @@ export const PIPELINE_OPTIONS: Record<string, OptionSpec> = {
   "cache-dir": {
     type: "string",
     value: "DIR",
-    help: "the request cache's folder (default $XDG_CACHE_HOME/decibench or ~/.cache/decibench)",
+    help:
+      "the request cache's folder (default $XDG_CACHE_HOME/decibench or ~/.cache/decibench);\nimplies --cache",
   },
   offline: {
     type: "boolean",
