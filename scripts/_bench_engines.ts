@@ -6,11 +6,12 @@
  *
  * @module
  */
+import type { ReplyCache } from "../lib/client/mod.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
 import { join } from "node:path";
 import { progressBar } from "../lib/cli/progress.ts";
 import { type LoadedRun, writeAtomic } from "../lib/record/mod.ts";
-import { engineComparisonText } from "../lib/workflow/mod.ts";
+import { engineComparisonText, type RunResult } from "../lib/workflow/mod.ts";
 import {
   compareEngines,
   dryRunEngines,
@@ -43,6 +44,10 @@ export interface BenchEnginesOptions {
   dbPath: string;
   /** Dataset directory override (tests). */
   datasetDir?: string | undefined;
+  /** The request cache (`--cache`, `--offline`). */
+  cache?: ReplyCache | undefined;
+  /** Called with the runs once they end (the CI reports). */
+  afterRuns?: ((runs: readonly RunResult[]) => Promise<void>) | undefined;
 }
 
 /**
@@ -128,8 +133,10 @@ export async function benchEngines(
     signal: interrupt.signal,
     onEvent,
     dbPath: options.dbPath === "" ? null : options.dbPath,
+    cache: options.cache,
   });
   bar.done();
+  await options.afterRuns?.(comparison.runs);
   let failed = false;
   for (const result of comparison.runs) {
     if (result.indexError === null) continue;

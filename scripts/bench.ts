@@ -44,6 +44,13 @@ import {
   withEndpointLimits,
   WorkflowError,
 } from "../lib/workflow/mod.ts";
+import {
+  CacheMissSink,
+  finishPipeline,
+  offlineParallel,
+  PIPELINE_OPTIONS,
+  pipelineFlags,
+} from "./_bench_pipeline.ts";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
@@ -103,6 +110,7 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
       value: "N,N,…",
       help: "concurrencies of the --repeat passes, e.g. 1,4,16 (default: --parallel)",
     },
+    ...PIPELINE_OPTIONS,
   },
   more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
 2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
@@ -197,7 +205,12 @@ async function main(args: string[]): Promise<number> {
   const workflow = engines ? engines.narrowForResume(loaded, resume) : loaded;
   const baseUrl = flagBaseUrl ?? recorded?.base_url ?? undefined;
   const model = flagModel ?? recorded?.model;
-  const parallel = flagParallel ?? recorded?.parallel;
+  const pipeline = pipelineFlags(values, workflow);
+  const parallel = offlineParallel(
+    pipeline.cache,
+    flagParallel ?? recorded?.parallel,
+    workflow.parallel,
+  );
   const limit = flagLimit ?? recorded?.cases;
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
@@ -209,8 +222,15 @@ async function main(args: string[]): Promise<number> {
   }
   if (engines && (workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
-    const flags = { baseUrl, model, parallel, limit, outDir, datasetDir };
-    return await engines.benchEngines(workflow, { file, json, dryRun, dbPath, ...flags });
+    const flags = { baseUrl, model, parallel, limit, outDir, datasetDir, cache: pipeline.cache };
+    return await engines.benchEngines(workflow, {
+      file,
+      json,
+      dryRun,
+      dbPath,
+      ...flags,
+      afterRuns: (runs) => finishPipeline(runs, pipeline, new CacheMissSink(), file, json),
+    });
   }
 
   if (dryRun) {
@@ -276,6 +296,7 @@ async function main(args: string[]): Promise<number> {
       );
     }
   };
+  const misses = new CacheMissSink();
   const result = await runBenchmark(workflow, {
     baseUrl,
     model,
@@ -290,8 +311,11 @@ async function main(args: string[]): Promise<number> {
     signal: interrupt.signal,
     onEvent,
     dbPath: dbPath === "" ? null : dbPath,
+    cache: pipeline.cache,
+    sinks: [misses],
   });
   bar.done();
+  await finishPipeline(result, pipeline, misses, file, json);
   if (result.indexError !== null) {
     console.error(
       `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${

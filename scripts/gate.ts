@@ -23,7 +23,14 @@ import {
 } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { interruptOnSignals } from "../lib/cli/signals.ts";
-import { DEFAULT_GATE_THRESHOLD, gateTableData, runGate } from "../lib/audit/mod.ts";
+import {
+  DEFAULT_GATE_THRESHOLD,
+  gateLaneChecks,
+  gateTableData,
+  runGate,
+} from "../lib/audit/mod.ts";
+import { writeCiReports } from "../lib/report/mod.ts";
+import { CI_OPTIONS, ciFlags } from "./_bench_pipeline.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { table } from "../lib/report/mod.ts";
 import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
@@ -60,6 +67,7 @@ and false-fail rates per lane with the exact one-sided 95% upper bound on the fa
     parallel: { type: "string", value: "N", help: "requests in flight (a whole number ≥ 1)" },
     limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
     json: { type: "boolean", help: "one JSON event per case, then a summary, on stdout" },
+    ...CI_OPTIONS,
   },
   more: `Examples:
   deno task gate examples/invoices/workflow.ts --question matches_order
@@ -94,6 +102,7 @@ async function main(args: string[]): Promise<number> {
   const model = stringFlag(values.model);
   const parallel = intFlag(values.parallel, "parallel", 1);
   const limit = intFlag(values.limit, "limit", 1);
+  const ci = ciFlags(values);
   using interrupt = interruptOnSignals("no new requests; cases not asked stay undecided");
   const result = await runGate(workflow, question, {
     ...(threshold !== undefined ? { threshold } : {}),
@@ -137,6 +146,19 @@ async function main(args: string[]): Promise<number> {
     if (run.fatal) console.error(`decibench: ${run.fatal}`);
     console.log(`\nverdicts    ${result.dir}/gate.jsonl`);
   }
+  await writeCiReports([{
+    name: `decibench gate ${run.workflow} ${run.question}`,
+    checks: gateLaneChecks(run.lanes, run.threshold),
+  }], {
+    ...ci,
+    file,
+    // With --json, stdout holds JSON events only: the annotations go to stderr.
+    ...(json ? { print: (line: string) => console.error(line) } : {}),
+    title: `decibench gate ${run.workflow} · question ${run.question}`,
+    lines: [
+      `${run.cases} cases, ${run.undecided} undecided · ${run.endpoint} · model ${run.model}`,
+    ],
+  });
   if (run.undecided > 0) {
     console.error(
       `decibench: ${run.undecided} of ${run.cases} cases are undecided (see "error" in gate.jsonl); run the gate again when the endpoint answers`,

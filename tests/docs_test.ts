@@ -114,6 +114,7 @@ const FLAG_PAGES: Record<string, string> = {
   "serve.ts": "reference-server.md",
   "train.ts": "reference-server.md",
   "vendor.ts": "dataset.md",
+  "cache.ts": "cache.md",
 };
 
 Deno.test("every flag a command's --help lists is documented on its page", async (t) => {

@@ -60,6 +60,7 @@ export {
   type GateRecordProvenance,
   gateTableData,
 } from "./gate_report.ts";
+export { gateLaneChecks } from "./gate_ci.ts";
 export { type GateRun, type GateRunResult, runGate, type RunGateOptions } from "./gate_run.ts";
 export { type ClopperPearsonOptions, clopperPearsonUpper } from "./binomial.ts";
 export {

@@ -79,6 +79,11 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     summary: "fit the reference server's model on the vendored train split",
   },
   {
+    name: "cache",
+    script: "scripts/cache.ts",
+    summary: "the request cache: its size, or prune replies older than an age",
+  },
+  {
     name: "vendor",
     script: "scripts/vendor.ts",
     summary: "regenerate the vendored Typed Decisions files from the pinned Parquet",

@@ -9,6 +9,19 @@ import type { BuildInput, Engine, EngineReply, EngineRequest } from "./engine.ts
 import { AnswerValidationError, EndpointError } from "./errors.ts";
 import { redact, redactDeep } from "./redact.ts";
 import { send, type SendOptions, type SendResult } from "./transport.ts";
+import type { ReplyCache } from "./cache.ts";
+
+/** The request cache a case is asked through, and what its requests are cached under. */
+export interface AskCache {
+  /** The cache (offline or not). */
+  store: ReplyCache;
+  /** The endpoint's identity without credentials (part of the key). */
+  endpoint: string;
+  /** The model sent (part of the key). */
+  model: string;
+  /** The pass: 0 for the official one, 1, 2, … for stability passes (part of the key). */
+  pass: number;
+}
 
 /** Options for `askCase`. */
 export interface AskOptions {
@@ -28,6 +41,13 @@ export interface AskOptions {
   maxReplyBytes?: number | undefined;
   /** The longest `Retry-After` delay honoured, in ms; a longer one is cut to this. @default 60000 */
   maxRetryAfterMs?: number | undefined;
+  /**
+   * The request cache: a cached reply answers without a request (its latency and attempts as
+   * first recorded); an answered request's reply is stored. Offline, a request not cached is an
+   * error of kind `cache_miss` and nothing is sent.
+   * @default undefined (no cache)
+   */
+  cache?: AskCache | undefined;
 }
 
 /** A 2xx reply that is not a reply of the engine's wire format at all (a web page, another API). */
@@ -54,6 +74,8 @@ export interface CaseOutcome {
   latencyMs: number | null;
   /** Set when the reply is not of the engine's wire format at all (the error is `malformed`). */
   notAReply?: NotAReply | undefined;
+  /** True when the reply came from the request cache (nothing was sent). @default undefined */
+  cached?: boolean | undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -93,6 +115,50 @@ export async function askCase(
   let attempts = 0;
   let latencyMs: number | null = null;
   const secrets = [options.apiKey];
+  const cache = options.cache;
+  let key: string | null = null;
+  if (cache !== undefined) {
+    key = await cache.store.key({
+      engine: engine.name,
+      endpoint: cache.endpoint,
+      model: cache.model,
+      body: request.body,
+      pass: cache.pass,
+    });
+    const hit = await cache.store.get(key);
+    if (hit !== null) {
+      try {
+        const reply = redactDeep(engine.parse(hit.body, questions), secrets);
+        return {
+          reply,
+          error: null,
+          fatal: false,
+          attempts: hit.attempts,
+          latencyMs: hit.latency_ms,
+          cached: true,
+        };
+      } catch (error) {
+        // A stored reply this engine no longer reads: asked again (or a miss, offline).
+        if (!(error instanceof AnswerValidationError)) throw error;
+      }
+    }
+    if (cache.store.offline) {
+      return {
+        reply: null,
+        error: {
+          kind: "cache_miss",
+          message:
+            `Cannot answer offline: the request cache in "${cache.store.dir}" holds no reply for this request (key ${
+              key.slice(0, 12)
+            }); run once with --cache and without --offline to fill it`,
+          status: null,
+        },
+        fatal: false,
+        attempts: 0,
+        latencyMs: null,
+      };
+    }
+  }
   // Built once per case, not per attempt.
   const sendOptions: SendOptions = {
     apiKey: options.apiKey,
@@ -112,6 +178,20 @@ export async function askCase(
       // Every string of the reply (model, native, provider, response id) redacted here, so
       // nothing downstream — records, index, reports, pages, paths — ever sees the key.
       const reply = redactDeep(engine.parse(result.body, questions), secrets);
+      if (cache !== undefined && key !== null) {
+        await cache.store.put(key, {
+          created_at: new Date().toISOString(),
+          engine: engine.name,
+          endpoint: cache.endpoint,
+          model: cache.model,
+          pass: cache.pass,
+          status: result.status,
+          content_type: result.contentType,
+          latency_ms: result.latencyMs,
+          attempts,
+          body: result.body,
+        }, secrets);
+      }
       return { reply, error: null, fatal: false, attempts, latencyMs };
     } catch (error) {
       if (error instanceof AnswerValidationError) {

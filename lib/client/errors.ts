@@ -16,6 +16,7 @@ export const ERROR_KINDS = [
   "network",
   "malformed",
   "limit",
+  "cache_miss",
 ] as const;
 
 /** The kind of error a decision failed with (how the client classified it). */

@@ -35,7 +35,28 @@ export {
   type SendOptions,
   type SendResult,
 } from "./transport.ts";
-export { askCase, type AskOptions, type CaseOutcome, type NotAReply, tryBuild } from "./ask.ts";
+export {
+  type AskCache,
+  askCase,
+  type AskOptions,
+  type CaseOutcome,
+  type NotAReply,
+  tryBuild,
+} from "./ask.ts";
+export {
+  type CachedReply,
+  cacheKey,
+  type CacheKeyParts,
+  type CacheStats,
+  cacheStats,
+  defaultCacheDir,
+  parseAge,
+  pruneCache,
+  type PruneCacheOptions,
+  ReplyCache,
+  type ReplyCacheCounts,
+  type ReplyCacheOptions,
+} from "./cache.ts";
 export {
   type ReplyOutcome,
   type ReplyWatch,

@@ -343,6 +343,30 @@ export class MetricGroup {
     return out;
   }
 
+  /**
+   * A bootstrapped metric's value in each replicate, NaN where it is n/a: replicate r of two
+   * groups fed with the same seed weighs each case alike, so their values pair up.
+   *
+   * @param m A bootstrapped metric of the group.
+   * @returns One value per replicate.
+   * @throws {RangeError} When the metric is not bootstrapped here.
+   */
+  replicates(m: MetricDefinition): Float64Array {
+    const b = this.plan.resamples;
+    if (!this.bootstrapped.includes(m)) throw new RangeError(`Cannot bootstrap "${m.name}"`);
+    const out = new Float64Array(b);
+    const boot = this.#boot;
+    const row = this.#row;
+    for (let r = 0; r < b; r++) {
+      for (let j = 0; j < boot.width; j++) row[j] = this.#sums[j * b + r] as number;
+      const v = m.kind === "additive"
+        ? m.value(row, boot.offsets[boot.metrics.indexOf(m)] as number)
+        : m.value(this.#state(m, true), r);
+      out[r] = v ?? NaN;
+    }
+    return out;
+  }
+
   #state(m: SampleMetric, replicated: boolean): unknown {
     const slot = this.#slots.get(m.sketch.name) as SketchSlot;
     if (replicated && !slot.replicated) throw new RangeError(`Cannot bootstrap "${m.name}"`);

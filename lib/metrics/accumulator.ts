@@ -179,6 +179,18 @@ export class MetricsAccumulator {
   }
 
   /**
+   * A bootstrapped metric's value in each replicate (NaN where n/a). Two accumulators with the
+   * same seed weigh a case alike in replicate r, so their replicates pair up.
+   *
+   * @param metric A metric given in `intervalMetrics`.
+   * @returns One value per replicate.
+   * @throws {RangeError} When the metric is not bootstrapped.
+   */
+  replicates(metric: MetricDefinition): Float64Array {
+    return this.#overall.bootstrap.replicates(metric);
+  }
+
+  /**
    * The run's summary: every metric with its interval.
    *
    * @returns The summary of the cases added.

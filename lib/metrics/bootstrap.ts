@@ -315,6 +315,17 @@ export class BootstrapAccumulator {
   }
 
   /**
+   * A bootstrapped metric's value in each replicate (NaN where n/a), for paired comparisons.
+   *
+   * @param metric A bootstrapped metric.
+   * @returns One value per replicate.
+   * @throws {RangeError} When the metric is not bootstrapped.
+   */
+  replicates(metric: MetricDefinition): Float64Array {
+    return this.#group.replicates(metric);
+  }
+
+  /**
    * The percentile intervals.
    *
    * @param level Coverage of the interval.

@@ -96,6 +96,7 @@ export {
   type PairedOptions,
   type PairedRow,
 } from "./paired.ts";
+export { type PairedMetricDifference, pairedMetricDifference } from "./paired_metric.ts";
 export { type MurphyDecomposition, murphyDecomposition, type MurphyInput } from "./murphy.ts";
 export {
   type CoverageThreshold,

@@ -44,7 +44,7 @@ function inOrder(options: readonly string[], dist: Record<string, number>): Reco
  */
 export function decisionRecords(
   item: Case,
-  outcome: Pick<CaseOutcome, "reply" | "error" | "attempts" | "latencyMs">,
+  outcome: Pick<CaseOutcome, "reply" | "error" | "attempts" | "latencyMs" | "cached">,
   options: DecisionRecordsOptions = {},
 ): DecisionRecord[] {
   const out: DecisionRecord[] = [];
@@ -89,6 +89,7 @@ export function decisionRecords(
     if (answer?.native) record.native = answer.native;
     if (answer?.warnings?.length) record.warnings = answer.warnings;
     if (options.endpoint !== undefined) record.endpoint = options.endpoint;
+    if (outcome.cached === true) record.cached = true;
     if (reply?.responseId !== undefined) record.response_id = reply.responseId;
     if (reply?.provider !== undefined) record.provider = reply.provider;
     if (reply?.cost !== undefined) record.cost = reply.cost;

@@ -98,6 +98,8 @@ export const DecisionRecordSchema = z.object({
   provider: z.string().optional(),
   /** Cost the provider reported for the case's request (repeated on each of its decisions). */
   cost: z.number().optional(),
+  /** True when the request cache answered (nothing sent; latency and attempts as first recorded). */
+  cached: z.literal(true).optional(),
 });
 /** One scored decision: a line of `decisions.jsonl`. */
 export interface DecisionRecord {
@@ -158,6 +160,11 @@ export interface DecisionRecord {
   provider?: string | undefined;
   /** Cost the provider reported for the case's request (repeated on each of its decisions). */
   cost?: number | undefined;
+  /**
+   * True when the request cache answered the case (nothing was sent); its latency and attempts
+   * are those first recorded. Absent when the case was asked.
+   */
+  cached?: true | undefined;
 }
 
 /** A threshold result: thresholds are results, and the exit status follows them. */
@@ -170,6 +177,10 @@ export const ThresholdResultSchema = z.object({
   bound: z.enum(["estimate", "lower", "upper"]).optional(),
   value: z.number().nullable(),
   estimate: z.number().nullable().optional(),
+  baseline: z.string().optional(),
+  margin: z.number().optional(),
+  interval: z.tuple([z.number(), z.number()]).nullable().optional(),
+  shared: z.number().optional(),
   pass: z.boolean(),
 });
 /** A threshold result: `{metric, op, limit, value, pass}`; a failed one fails the run. */
@@ -193,6 +204,19 @@ export interface ThresholdResult {
   value: number | null;
   /** The point estimate beside a bound, when `bound` is `lower` or `upper`. */
   estimate?: number | null | undefined;
+  /**
+   * The baseline run the metric is compared with (`runs/<id>`), for a threshold against a
+   * baseline: `estimate` is then this run's value minus the baseline's (mirrored for a
+   * lower-is-better metric, so a positive difference is better), `interval` its 95% paired
+   * bootstrap interval, `value` the worse end of it and `limit` −`margin`.
+   */
+  baseline?: string | undefined;
+  /** How much worse than the baseline the metric may be, for a threshold against a baseline. */
+  margin?: number | undefined;
+  /** The paired interval of the difference from the baseline, or null without shared decisions. */
+  interval?: [number, number] | null | undefined;
+  /** Decisions the run and the baseline share, for a threshold against a baseline. */
+  shared?: number | undefined;
   /** Whether the threshold is met. */
   pass: boolean;
 }

@@ -38,6 +38,19 @@ export {
 } from "./model.ts";
 export { terminalReport } from "./terminal.ts";
 export {
+  type CiCheck,
+  type CiSuite,
+  ciSummaryMarkdown,
+  githubAnnotations,
+  githubOutputOn,
+  junitXml,
+  thresholdCheckName,
+  thresholdChecks,
+  thresholdMessage,
+  writeCiReports,
+  type WriteCiReportsOptions,
+} from "./ci.ts";
+export {
   caseTrace,
   type MarkdownOptions,
   markdownReport,

@@ -82,12 +82,14 @@ export function protocolNote(spec: Pick<RunSpec, "question_set" | "cases">): str
  * ```
  */
 export function thresholdName(
-  t: Pick<ThresholdResult, "metric" | "question" | "lane" | "bound">,
+  t: Pick<ThresholdResult, "metric" | "question" | "lane" | "bound" | "baseline">,
 ): string {
   const parts = [
     ...(t.question !== undefined ? [`question ${t.question}`] : []),
     ...(t.lane !== undefined ? [`lane ${t.lane}`] : []),
     ...(t.bound === "lower" || t.bound === "upper" ? [`${t.bound} bound`] : []),
   ];
-  return parts.length ? `${t.metric} (${parts.join(", ")})` : t.metric;
+  // Against a baseline the value is the difference from it (a paired interval's lower end).
+  const name = t.baseline !== undefined ? `${t.metric} − baseline ${t.baseline}` : t.metric;
+  return parts.length ? `${name} (${parts.join(", ")})` : name;
 }

@@ -38,7 +38,15 @@ import type { EndpointSpec, Workflow } from "./schemas.ts";
 export interface CompareEnginesOptions extends
   Pick<
     RunOptions,
-    "model" | "parallel" | "limit" | "workflowFile" | "env" | "datasetDir" | "backoffMs" | "dbPath"
+    | "model"
+    | "parallel"
+    | "limit"
+    | "workflowFile"
+    | "env"
+    | "datasetDir"
+    | "backoffMs"
+    | "dbPath"
+    | "cache"
   > {
   /** Sends every endpoint to this server instead (`--base-url`), each on its engine's route. @default undefined */
   baseUrl?: string | undefined;
@@ -220,6 +228,7 @@ export async function compareEngines(
         signal: options.signal,
         backoffMs: options.backoffMs,
         dbPath: options.dbPath,
+        cache: options.cache,
         onEvent: (event) => options.onEvent?.(name, event),
       });
     } finally {

@@ -17,6 +17,7 @@ import {
   FALLBACK_PARALLEL,
   isTransientKind,
   pool,
+  type ReplyCache,
   tryBuild,
   watchReplies,
 } from "../client/mod.ts";
@@ -53,6 +54,8 @@ import { RunAccumulator } from "./_collect.ts";
 import { ProgressSink } from "./_progress.ts";
 import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
+import { askCacheFor } from "./request_cache.ts";
+import { baselineThresholds, checkBaselines } from "./baseline.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
 import { checkThresholdTargets } from "./thresholds.ts";
@@ -169,6 +172,12 @@ export interface RunOptions {
   repeat?: number | undefined;
   /** Concurrencies of the stability passes (`--parallel-sweep`). @default [parallel] */
   parallelSweep?: readonly number[] | undefined;
+  /**
+   * The request cache (`--cache`, `--offline`): replies read from it are recorded `cached`;
+   * each stability pass has its own entries.
+   * @default undefined (no cache)
+   */
+  cache?: ReplyCache | undefined;
 }
 
 /** The result of a run. */
@@ -469,6 +478,8 @@ export async function runBenchmark(
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
   const { dataset, cases } = await runCases(workflow, spec, options);
+  // A baseline made on another question set is refused before the server is asked anything.
+  await checkBaselines(workflow.thresholds, dataset.info, options.workflowFile ?? workflow.name);
   const endpoint = await prepareEndpoint(spec, {
     baseUrl: options.baseUrl,
     model: options.model,
@@ -709,6 +720,7 @@ export async function runPrepared(
     backoffMs: options.backoffMs,
     signal: abandon.signal,
     keyVariable: endpoint.spec.apiKeyEnv,
+    cache: askCacheFor(options.cache, endpoint, 0),
   };
   const recordOptions = endpointName ? { endpoint: endpointName } : {};
   try {
@@ -745,7 +757,7 @@ export async function runPrepared(
         }
         throw error;
       }
-      requests += outcome.attempts;
+      if (outcome.cached !== true) requests += outcome.attempts;
       if (outcome.fatal) {
         // Nothing is known about this case: the run stops and the case stays unasked.
         stopRun(outcome.error?.message ?? "fatal error", "endpoint");
@@ -810,12 +822,13 @@ export async function runPrepared(
         parallelSweep: options.parallelSweep,
         signal: options.signal,
         backoffMs: options.backoffMs,
+        cache: options.cache,
         onPass: (pass) => emit({ event: "repeat", ...pass }),
       })
       : undefined;
     const complete = collector.cases === source.count;
     const summary = collector.summary();
-    const thresholds = collector.thresholds();
+    const thresholds = await baselineThresholds(collector.thresholds(), workflow, dir);
     const interrupted = options.signal?.aborted === true && fatal === null;
     const status: RunSession["status"] = interrupted
       ? "interrupted"

@@ -224,10 +224,32 @@ export const ThresholdSpecSchema = z.object({
   metric: z.enum(METRIC_NAMES as [string, ...string[]]),
   question: z.string().min(1).optional(),
   lane: z.string().min(1).optional(),
-  op: z.enum([">=", ">", "<=", "<"]),
-  limit: z.number(),
+  op: z.enum([">=", ">", "<=", "<"]).optional(),
+  limit: z.number().optional(),
   bound: z.enum(THRESHOLD_BOUNDS).optional(),
-}).strict();
+  baseline: z.string().min(1).optional(),
+  margin: z.number().min(0).optional(),
+}).strict().superRefine((t, ctx) => {
+  const issue = (path: string, message: string): void => {
+    ctx.addIssue({ code: "custom", path: [path], message });
+  };
+  if (t.baseline === undefined) {
+    if (t.op === undefined) {
+      issue("op", 'give op (">=", ">", "<=" or "<") and limit, or a baseline');
+    }
+    if (t.limit === undefined) issue("limit", "give a limit (a number), or a baseline");
+    if (t.margin !== undefined) issue("margin", "a margin goes with a baseline: give baseline");
+    return;
+  }
+  for (const field of ["op", "limit", "bound"] as const) {
+    if (t[field] !== undefined) {
+      issue(
+        field,
+        "a threshold against a baseline compares the lower bound of the paired interval with −margin: drop op, limit and bound",
+      );
+    }
+  }
+});
 /**
  * A threshold the run must meet, e.g. `{ metric: "accuracy", op: ">=", limit: 0.6 }`, or
  * restricted and compared on its interval:
@@ -246,16 +268,35 @@ export interface ThresholdSpec {
    * @default undefined (every lane)
    */
   lane?: string | undefined;
-  /** How the metric's value is compared with `limit`. */
-  op: ">=" | ">" | "<=" | "<";
-  /** The limit. */
-  limit: number;
+  /**
+   * How the metric's value is compared with `limit` (required without `baseline`).
+   * @default undefined
+   */
+  op?: ">=" | ">" | "<=" | "<" | undefined;
+  /**
+   * The limit (required without `baseline`).
+   * @default undefined
+   */
+  limit?: number | undefined;
   /**
    * Compare the point estimate, or the lower or upper bound of its 95% bootstrap interval
    * (resampling cases, seeded with the workflow's `seed`).
    * @default "estimate"
    */
   bound?: ThresholdBound | undefined;
+  /**
+   * A baseline run directory (e.g. `runs/<id>`) to compare with instead of a limit: the threshold
+   * passes when the lower bound of the 95% paired bootstrap interval of (this run − baseline) on
+   * the decisions both share is ≥ −`margin` (for a lower-is-better metric, baseline − this run).
+   * Refused before any request when the baseline asked another question set or other questions.
+   * @default undefined (compare with `limit`)
+   */
+  baseline?: string | undefined;
+  /**
+   * How much worse than the baseline the metric may be (≥ 0), with `baseline`.
+   * @default 0
+   */
+  margin?: number | undefined;
 }
 
 /** Which cases to run. */
@@ -328,6 +369,8 @@ export const WorkflowSchema = z.object({
   }).strict().default({ dir: "runs" }),
   /** Judge audits: transcripts, judge endpoint and versioned checks (see lib/audit). */
   audits: AuditsSpecSchema.optional(),
+  /** Read and store replies in the request cache, as `--cache` does. */
+  cache: z.boolean().optional(),
 }).strict().superRefine((w, ctx) => {
   const issue = (path: PropertyKey[], message: string): void => {
     ctx.addIssue({ code: "custom", path, message });
@@ -434,6 +477,11 @@ export interface WorkflowInput {
    * @default undefined (no audits)
    */
   audits?: AuditsSpecInput | undefined;
+  /**
+   * Read and store replies in the request cache (`~/.cache/decibench`), as `--cache` does.
+   * @default undefined (no cache unless `--cache` or `--offline`)
+   */
+  cache?: boolean | undefined;
 }
 
 /** A workflow with defaults applied (what `loadWorkflow` and `validateWorkflow` return). */
@@ -468,6 +516,8 @@ export interface Workflow {
   };
   /** Judge audits, when configured. */
   audits?: AuditsSpec | undefined;
+  /** Read and store replies in the request cache, when true. */
+  cache?: boolean | undefined;
 }
 
 /** Each schema's parsed (output) and written (input) types equal the public interfaces. */

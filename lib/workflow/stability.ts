@@ -9,7 +9,8 @@
  * @module
  */
 import type { Case } from "../dataset/mod.ts";
-import { askCase, pool, tryBuild } from "../client/mod.ts";
+import { askCase, pool, type ReplyCache, tryBuild } from "../client/mod.ts";
+import { askCacheFor } from "./request_cache.ts";
 import {
   type DecisionRecord,
   decisionRecords,
@@ -44,6 +45,13 @@ export interface RepeatOptions {
    * @default {250}
    */
   backoffMs?: number | undefined;
+  /**
+   * The request cache: each pass reads and stores its own entries (the pass number is part of
+   * the key), so no pass reuses another's replies.
+   *
+   * @default {undefined}
+   */
+  cache?: ReplyCache | undefined;
   /**
    * Called after each pass.
    *
@@ -101,7 +109,8 @@ export async function runRepeats(
   const repeats: RepeatRecord[] = [];
   let complete = true;
   try {
-    for (const { parallel, pass } of plan) {
+    for (const [position, { parallel, pass }] of plan.entries()) {
+      const cache = askCacheFor(options.cache, endpoint, position + 1);
       if (options.signal?.aborted) {
         complete = false;
         break;
@@ -128,6 +137,7 @@ export async function runRepeats(
             retries: endpoint.spec.retries,
             backoffMs: options.backoffMs,
             signal: options.signal,
+            cache,
           },
         ).catch((error) => {
           if (options.signal?.aborted) return null;

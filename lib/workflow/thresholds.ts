@@ -128,6 +128,8 @@ export class ThresholdAccumulator {
    */
   results(): ThresholdResult[] {
     return this.#entries.map(({ spec: t, metric, acc, decisions }) => {
+      // Against a baseline: filled in when the run ends (`withBaselines`), from both runs' records.
+      if (t.baseline !== undefined) return baselinePlaceholder(t);
       const summary = decisions > 0 ? acc.summary() : null;
       const estimate = summary?.metrics[metric.name] ?? null;
       const bounded = t.bound === "lower" || t.bound === "upper";
@@ -140,16 +142,41 @@ export class ThresholdAccumulator {
         metric: t.metric,
         ...(t.question !== undefined ? { question: t.question } : {}),
         ...(t.lane !== undefined ? { lane: t.lane } : {}),
-        op: t.op,
-        limit: t.limit,
+        op: t.op ?? ">=",
+        limit: t.limit ?? 0,
         ...(t.bound !== undefined ? { bound: t.bound } : {}),
         value,
         ...(bounded ? { estimate } : {}),
-        pass: value !== null && compare(value, t.op, t.limit),
+        pass: value !== null && compare(value, t.op ?? ">=", t.limit ?? 0),
       };
       return result;
     });
   }
+}
+
+/**
+ * The result of a threshold against a baseline before it is compared: n/a, failed.
+ *
+ * @param t The threshold (with `baseline`).
+ * @returns Its result with no value yet.
+ */
+export function baselinePlaceholder(t: ThresholdSpec): ThresholdResult {
+  const margin = t.margin ?? 0;
+  return {
+    metric: t.metric,
+    ...(t.question !== undefined ? { question: t.question } : {}),
+    ...(t.lane !== undefined ? { lane: t.lane } : {}),
+    op: ">=",
+    limit: margin === 0 ? 0 : -margin,
+    bound: "lower",
+    value: null,
+    estimate: null,
+    baseline: t.baseline as string,
+    margin,
+    interval: null,
+    shared: 0,
+    pass: false,
+  };
 }
 
 /**
