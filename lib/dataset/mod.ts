@@ -59,6 +59,13 @@ export { type Dataset, type DatasetInfo, loadDataset, type LoadDatasetOptions } 
 export { DatasetIntegrityError } from "./integrity_error.ts";
 export { attribution, type AttributionOptions } from "./attribution.ts";
 export {
+  openRecordedStates,
+  RECORDED_LOOKUP_ROWS,
+  type RecordedStates,
+  type RecordedStatesOptions,
+  type RecordedStatesProblem,
+} from "./recorded_states.ts";
+export {
   DATASET_ID,
   DATASET_URL,
   PINNED,

@@ -24,7 +24,7 @@ import {
   riskCoverageChart,
 } from "../charts/mod.ts";
 import { metricInterval, metricText, num, numericColumns } from "./format.ts";
-import { protocolNote, runRating } from "./protocol.ts";
+import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
 
@@ -166,7 +166,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       '<div class="grid">',
       `<figure>${
         accuracyChart(byWorkflow, { referencePoints: cardProtocol })
-      }<figcaption>Accuracy by workflow with 95% intervals` +
+      }<figcaption>Accuracy by ${laneWord(run.spec)} with 95% intervals` +
         "</figcaption></figure>",
       `<figure>${
         accuracyChart(byType, { referencePoints: cardProtocol })
@@ -175,13 +175,15 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       "</div>",
       `<figure>${
         accuracyChart(byQuestion, { width: 1000, referencePoints: cardProtocol })
-      }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
+      }<figcaption>Accuracy by question (${
+        laneWord(run.spec)
+      }/question) with 95% intervals</figcaption></figure>`,
     );
   }
   out.push(
     "<h3>By question type</h3>",
     htmlData(breakdownData(byType)),
-    "<h3>By workflow</h3>",
+    `<h3>By ${laneWord(run.spec)}</h3>`,
     htmlData(breakdownData(byWorkflow)),
     "<h3>By question</h3>",
     htmlData(breakdownData(byQuestion)),

@@ -8,7 +8,7 @@ import { attribution } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
-import { protocolNote, runRating } from "./protocol.ts";
+import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import { breakdownTable, reliabilityText } from "./terminal.ts";
 import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
@@ -232,7 +232,7 @@ export function markdownSections(
     );
   }
   out.push("## By question type", "", breakdownTable(report.byType, md), "");
-  out.push("## By workflow", "", breakdownTable(report.byWorkflow, md), "");
+  out.push(`## By ${laneWord(run.spec)}`, "", breakdownTable(report.byWorkflow, md), "");
   out.push("## By question", "", breakdownTable(report.byQuestion, md), "");
   out.push("## Calibration", "");
   out.push(

@@ -91,3 +91,19 @@ export function thresholdName(
   ];
   return parts.length ? `${t.metric} (${parts.join(", ")})` : t.metric;
 }
+
+/**
+ * What reports call a group of cases: "lane" for a user file's groups, "workflow" for Typed
+ * Decisions' own workflows.
+ *
+ * @param spec The run's spec.
+ * @returns `lane` or `workflow`.
+ * @example
+ * ```ts
+ * import { laneWord } from "./protocol.ts";
+ * laneWord({}); // "workflow"
+ * ```
+ */
+export function laneWord(spec: Pick<RunSpec, "question_set">): "lane" | "workflow" {
+  return spec.question_set?.kind === "file" ? "lane" : "workflow";
+}

@@ -10,7 +10,7 @@ import type { RunJson } from "../record/mod.ts";
 import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
 import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
-import { protocolNote, runRating, thresholdName } from "./protocol.ts";
+import { laneWord, protocolNote, runRating, thresholdName } from "./protocol.ts";
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
@@ -136,7 +136,7 @@ export function terminalReport(report: RunReport): string {
     "By question type",
     breakdownTable(report.byType),
     "",
-    "By workflow",
+    `By ${laneWord(run.spec)}`,
     breakdownTable(report.byWorkflow),
     "",
     "Reliability (answered decisions)",

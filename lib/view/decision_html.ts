@@ -110,13 +110,15 @@ export function distributionTable(
  * The state of a case as pretty JSON (escaped: markup in a state is shown, never run).
  *
  * @param c The case, or null when the run's states are not at hand.
+ * @param missing Why the state is not at hand (naming a changed or missing file), when known.
  * @returns The block.
  */
-export function stateBlock(c: Case | null): Html {
+export function stateBlock(c: Case | null, missing?: string | null): Html {
   if (!c) {
     return html`
-      <p
-        class="muted">The state is not at hand: the run used a dataset revision or split that is not the vendored one.</p>
+      <p class="muted" data-state-missing>${
+        missing ? `${missing}, so the state is not shown` : "The state is not at hand"
+      }</p>
     `;
   }
   return html`<pre class="state" tabindex="0" aria-label="State of case ${c.id}">${
