@@ -134,10 +134,7 @@ export async function openRecordedStates(
       kind: "missing",
       path: record.path,
       found: null,
-      message:
-        `The question set file ${record.path} is not found (looked for ${
-          tried.join(", ")
-        })`,
+      message: `The question set file ${record.path} is not found (looked for ${tried.join(", ")})`,
     };
   }
   let sha256: string;
@@ -148,9 +145,7 @@ export async function openRecordedStates(
       kind: "unreadable",
       path: record.path,
       found,
-      message: `The question set file ${record.path} cannot be read (${
-        (error as Error).message
-      })`,
+      message: `The question set file ${record.path} cannot be read (${(error as Error).message})`,
     };
   }
   if (sha256 !== record.sha256) {
@@ -160,9 +155,7 @@ export async function openRecordedStates(
       found,
       message: `The question set file ${record.path} changed since the run (sha256 ${
         sha256.slice(0, 12)
-      } now, ${
-        record.sha256.slice(0, 12)
-      } recorded)`,
+      } now, ${record.sha256.slice(0, 12)} recorded)`,
     };
   }
   return new FileStates(found, record, options);

@@ -271,7 +271,9 @@ export function createViewApp(context: ViewContext): Hono {
       if (textCases === null) {
         const why = await states.problemOf(entry.run.spec, runDir);
         problems.push(
-          `${why ?? "The states of this run are not at hand"}, so the text is matched against case ids only`,
+          `${
+            why ?? "The states of this run are not at hand"
+          }, so the text is matched against case ids only`,
         );
       }
     }

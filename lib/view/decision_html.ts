@@ -116,9 +116,9 @@ export function distributionTable(
 export function stateBlock(c: Case | null, missing?: string | null): Html {
   if (!c) {
     return html`
-      <p class="muted" data-state-missing>${
-        missing ? `${missing}, so the state is not shown` : "The state is not at hand"
-      }</p>
+      <p class="muted" data-state-missing>${missing
+        ? `${missing}, so the state is not shown`
+        : "The state is not at hand"}</p>
     `;
   }
   return html`<pre class="state" tabindex="0" aria-label="State of case ${c.id}">${

@@ -1,0 +1,85 @@
+// End-to-end: `deno task view` on a run of the user's own question set (a copy of the tickets
+// set). The decision page shows the state read from the recorded file, the explorer's text
+// search matches state text, and once the file changes both say so, naming the file. The run
+// page shows no rating and no card reference lines, names its own dataset in the footer, and
+// keeps each threshold's question, lane and bound.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startView } from "../lib/view/mod.ts";
+import { ticketsRun } from "./user_set_helpers.ts";
+import { dom, tableRows } from "./view_helpers.ts";
+
+Deno.test("the view shows and searches a user set's states, and names its dataset", async (t) => {
+  const made = await ticketsRun();
+  const view = await startView({ port: 0, runsDir: join(made.tmp, "runs") });
+  const get = async (path: string) => {
+    const response = await fetch(`${view.url}${path}`);
+    return { status: response.status, text: await response.text() };
+  };
+  const id = made.run.id;
+  const first = made.rows[0] as Record<string, string>;
+  try {
+    await t.step("the decision page shows the state from the recorded file", async () => {
+      const page = await get(`/runs/${id}/decisions/${first.ticket_id}/topic`);
+      assert.equal(page.status, 200);
+      const doc = dom(page.text);
+      const state = JSON.parse(doc.querySelector("pre.state")?.textContent ?? "null");
+      assert.deepEqual(state, { tier: first.tier, subject: first.subject, message: first.message });
+      assert.match(page.text, /Which team should handle this support ticket\?/);
+      const api = JSON.parse(
+        (await get(`/api/runs/${id}/decisions/${first.ticket_id}/topic`)).text,
+      );
+      assert.deepEqual(api.state, state);
+    });
+
+    await t.step("the explorer's text search matches the states' text", async () => {
+      const needle = "Refund";
+      const expected = made.rows.filter((row) =>
+        JSON.stringify({ tier: row.tier, subject: row.subject, message: row.message })
+          .toLowerCase().includes(needle.toLowerCase())
+      ).map((row) => row.ticket_id as string);
+      assert.ok(expected.length > 0 && expected.length < made.rows.length);
+      const answer = JSON.parse(
+        (await get(`/api/runs/${id}/decisions?q=${needle}&per_page=200`)).text,
+      );
+      assert.equal(answer.total, expected.length * 3);
+      assert.deepEqual(answer.notes, []);
+      const cases = new Set(answer.decisions.map((d: { case: string }) => d.case));
+      assert.deepEqual([...cases].sort(), [...expected].sort());
+    });
+
+    await t.step("the run page names the file, shows no rating and no card lines", async () => {
+      const page = await get(`/runs/${id}`);
+      const doc = dom(page.text);
+      const footer = doc.querySelector("footer")?.textContent ?? "";
+      assert.match(footer, /tickets\.csv/);
+      assert.ok(footer.includes(made.run.spec.revision.slice(0, 12)), footer);
+      assert.doesNotMatch(footer, /Typed Decisions/);
+      assert.doesNotMatch(page.text, /★|☆/);
+      assert.doesNotMatch(page.text, /<span class="label">rating<\/span>/);
+      assert.doesNotMatch(page.text, />prior<|>teacher</);
+      const rows = tableRows(doc, "thresholds").map((r) => r[0]);
+      assert.deepEqual(rows, [
+        "accuracy (question urgent, lower bound)",
+        "accuracy (lane chat, lower bound)",
+      ]);
+      assert.ok(doc.querySelector("table#by-workflow caption")?.textContent?.includes("By lane"));
+    });
+
+    await t.step("a changed file is named, and its states are not shown", async () => {
+      await Deno.writeTextFile(made.file, "\n", { append: true });
+      const page = await get(`/runs/${id}/decisions/${first.ticket_id}/topic`);
+      const doc = dom(page.text);
+      assert.equal(doc.querySelector("pre.state"), null);
+      const note = doc.querySelector("[data-state-missing]")?.textContent ?? "";
+      assert.ok(note.includes(made.file), note);
+      assert.match(note, /changed since the run/);
+      const answer = JSON.parse((await get(`/api/runs/${id}/decisions?q=refund`)).text);
+      assert.equal(answer.total, 0);
+      assert.match(answer.notes.join(" "), /changed since the run.*matched against case ids only/);
+    });
+  } finally {
+    await view.close();
+    await Deno.remove(made.tmp, { recursive: true });
+  }
+});
