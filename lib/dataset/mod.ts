@@ -64,6 +64,8 @@ export {
   type RecordedStates,
   type RecordedStatesOptions,
   type RecordedStatesProblem,
+  withRecordedStates,
+  type WithRecordedStatesOptions,
 } from "./recorded_states.ts";
 export {
   DATASET_ID,

@@ -219,3 +219,51 @@ class FileStates implements RecordedStates {
     return ids;
   }
 }
+
+/** Options of {@linkcode withRecordedStates}. */
+export interface WithRecordedStatesOptions {
+  /**
+   * Items whose cases are looked up in one read of the file, for a file above the lookup map's
+   * size.
+   * @default 5000
+   */
+  batch?: number | undefined;
+}
+
+/**
+ * Pairs each item (a decision) with its case from a recorded file, in the items' order, in
+ * memory bounded by the batch: a file within the lookup map's size goes through the map; a larger
+ * one is read once per batch of items.
+ *
+ * @param items The items, each naming its case.
+ * @param states The recorded file's states.
+ * @param options The batch size.
+ * @returns Each item with its case (null when the file has no such case).
+ */
+export async function* withRecordedStates<T extends { case: string }>(
+  items: AsyncIterable<T> | Iterable<T>,
+  states: RecordedStates,
+  options: WithRecordedStatesOptions = {},
+): AsyncGenerator<{ item: T; case: Case | null }> {
+  if (states.record.rows <= RECORDED_LOOKUP_ROWS) {
+    for await (const item of items) yield { item, case: await states.caseOf(item.case) };
+    return;
+  }
+  const size = options.batch ?? 5000;
+  let batch: T[] = [];
+  const flush = async function* (): AsyncGenerator<{ item: T; case: Case | null }> {
+    const wanted = new Set(batch.map((item) => item.case));
+    const found = new Map<string, Case>();
+    for await (const item of states.cases()) {
+      if (wanted.has(item.id)) found.set(item.id, item);
+      if (found.size === wanted.size) break;
+    }
+    for (const item of batch) yield { item, case: found.get(item.case) ?? null };
+    batch = [];
+  };
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) yield* flush();
+  }
+  if (batch.length) yield* flush();
+}
