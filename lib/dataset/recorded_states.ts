@@ -27,6 +27,11 @@ export interface RecordedStatesOptions {
    */
   runDir?: string | null | undefined;
   /**
+   * More folders a relative recorded path is looked for from (e.g. `..` from `notebooks/`).
+   * @default []
+   */
+  roots?: readonly string[] | undefined;
+  /**
    * The lane of every case when the file has no lane field (the run's workflow name).
    * @default "default"
    */
@@ -80,9 +85,13 @@ export interface RecordedStates {
 }
 
 /** Where a relative recorded path may be. */
-function candidates(path: string, runDir: string | null | undefined): string[] {
+function candidates(
+  path: string,
+  runDir: string | null | undefined,
+  roots: readonly string[],
+): string[] {
   if (isAbsolute(path)) return [path];
-  const out = [resolve(path)];
+  const out = [resolve(path), ...roots.map((root) => resolve(root, path))];
   if (runDir) {
     out.push(resolve(dirname(runDir), path), resolve(dirname(dirname(resolve(runDir))), path));
   }
@@ -121,7 +130,7 @@ export async function openRecordedStates(
   record: FileQuestionSetRecord,
   options: RecordedStatesOptions = {},
 ): Promise<RecordedStates | RecordedStatesProblem> {
-  const tried = candidates(record.path, options.runDir);
+  const tried = candidates(record.path, options.runDir, options.roots ?? []);
   let found: string | null = null;
   for (const path of tried) {
     if (await isFile(path)) {
