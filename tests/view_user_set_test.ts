@@ -9,6 +9,14 @@ import { startView } from "../lib/view/mod.ts";
 import { ticketsRun } from "./user_set_helpers.ts";
 import { dom, tableRows } from "./view_helpers.ts";
 
+/** The severity levels of examples/tickets/workflow.yaml. */
+const SEVERITY = [
+  "None: a question or feedback.",
+  "Low: an inconvenience with a workaround.",
+  "High: the customer cannot get what they paid for.",
+  "Critical: money lost or an account locked out.",
+];
+
 Deno.test("the view shows and searches a user set's states, and names its dataset", async (t) => {
   const made = await ticketsRun();
   const view = await startView({ port: 0, runsDir: join(made.tmp, "runs") });
@@ -64,6 +72,26 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         "accuracy (lane chat, lower bound)",
       ]);
       assert.ok(doc.querySelector("table#by-workflow caption")?.textContent?.includes("By lane"));
+    });
+
+    await t.step("a score question shows each level's text beside its index", async () => {
+      const gold = `${first.severity} — ${SEVERITY[Number(first.severity)]}`;
+      const page = await get(`/runs/${id}/decisions/${first.ticket_id}/severity`);
+      const doc = dom(page.text);
+      const facts = [...doc.querySelectorAll("dl.facts dd")].map((d) => d.textContent ?? "");
+      assert.ok(facts.includes(gold), facts.join(" | "));
+      assert.ok(facts.includes(`0 — ${SEVERITY[0]}`), facts.join(" | "));
+      const explorer = await get(`/runs/${id}/decisions?question=severity&per_page=5`);
+      const what = dom(explorer.text).querySelector("details.decision .what")?.textContent ?? "";
+      assert.match(what, /^answer 0 — None: a question or feedback\. at 0\.250, gold \d — /);
+      const md = await Deno.readTextFile(join(made.dir, "report.md"));
+      assert.ok(
+        md.includes(`severity (score) ✗ pred 0 — ${SEVERITY[0]} gold ${gold}`) ||
+          md.includes(`severity (score) ✓ pred 0 — ${SEVERITY[0]} gold ${gold}`),
+        "the trace shows the levels' text",
+      );
+      assert.match(md, /\n## By lane\n/);
+      assert.doesNotMatch(md, /\n## By workflow\n/);
     });
 
     await t.step("a changed file is named, and its states are not shown", async () => {

@@ -227,7 +227,9 @@ export function confidenceHistogram(
     width: options.width ?? 640,
     height: 300,
     x: { domain: [0, 1], label: "confidence (top probability) →", tickFormat: ".1f" },
-    y: { label: "↑ decisions", grid: true },
+    // SI counts ("5k", "12k") fit the left margin, where "5,000" was clipped to ",000".
+    marginLeft: 48,
+    y: { label: "↑ decisions", grid: true, tickFormat: "~s" },
     color: {
       domain: ["correct", "wrong"],
       range: [OUTCOME_COLORS.correct, OUTCOME_COLORS.wrong],

@@ -58,6 +58,7 @@ export { optionsOf, questionsJson } from "./questions.ts";
 export { type Dataset, type DatasetInfo, loadDataset, type LoadDatasetOptions } from "./load.ts";
 export { DatasetIntegrityError } from "./integrity_error.ts";
 export { attribution, type AttributionOptions } from "./attribution.ts";
+export { type LevelsOf, levelText, type LevelTextOptions } from "./levels.ts";
 export {
   openRecordedStates,
   RECORDED_LOOKUP_ROWS,

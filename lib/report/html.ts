@@ -223,7 +223,11 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         : "No request answered."
     }</p>`,
   );
-  const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
+  const wrong = disagreementData(
+    report.disagreements,
+    options.disagreements ?? 20,
+    run.spec.question_set?.kind === "file" ? run.spec.question_set.questions : undefined,
+  );
   out.push(
     "<h2>Most confident disagreements with gold</h2>",
     wrong.rows.length ? htmlData(wrong) : "<p>None.</p>",

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { attribution } from "../dataset/mod.ts";
+import { attribution, type LevelsOf, levelText } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
@@ -93,17 +93,25 @@ export function statePreview(state: unknown, width = 120): string {
  *
  * @param records The case's decisions, in order (one case id).
  * @param state The case's state, or undefined to show the id alone.
+ * @param questions The case's questions by name, when known: a score question's answer and gold
+ *   show the level's text.
  * @returns The lines, joined by newlines (no newline at the end), control characters from the
  *   data escaped ({@linkcode escapeControl}).
  */
-export function caseTrace(records: readonly DecisionRecord[], state?: unknown): string {
+export function caseTrace(
+  records: readonly DecisionRecord[],
+  state?: unknown,
+  questions?: Readonly<Record<string, LevelsOf>>,
+): string {
   const first = records[0];
   if (first === undefined) return "";
   const out = [state === undefined ? first.case : `${first.case}  ${statePreview(state)}`];
   for (const r of records) {
     const mark = r.error ? "!" : r.gold === null ? "·" : r.correct ? "✓" : "✗";
     out.push(
-      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
+      `  ${r.question} (${r.type}) ${mark} pred ${
+        levelText(questions?.[r.question], r.answer) ?? "—"
+      } gold ${levelText(questions?.[r.question], r.gold) ?? "none"}${
         r.error ? `  error ${r.error.kind}` : `  KL ${num(r.kl)} Brier ${num(r.brier)}`
       }`,
     );
@@ -255,7 +263,11 @@ export function markdownSections(
       : "No request answered.",
     "",
   );
-  const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
+  const wrong = disagreementData(
+    report.disagreements,
+    options.disagreements ?? 20,
+    run.spec.question_set?.kind === "file" ? run.spec.question_set.questions : undefined,
+  );
   out.push("## Most confident disagreements with gold", "");
   out.push(wrong.rows.length ? table(wrong.header, wrong.rows, { markdown: true }) : "None.", "");
   out.push(

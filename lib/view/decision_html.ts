@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Case } from "../dataset/mod.ts";
+import { type Case, type LevelsOf, levelText } from "../dataset/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
 import { num } from "../report/mod.ts";
 import { decisionHref, type Html, html } from "./_layout.ts";
@@ -53,6 +53,7 @@ export interface DistributionColumn {
  * @param options Option keys in order.
  * @param columns The distributions.
  * @param gold The gold label (its row is marked).
+ * @param question The question, when known: a score question's rows show each level's text.
  * @returns The table.
  */
 export function distributionTable(
@@ -60,6 +61,7 @@ export function distributionTable(
   options: readonly string[],
   columns: readonly DistributionColumn[],
   gold: string,
+  question?: LevelsOf,
 ): Html {
   return html`
     <table class="dist">
@@ -76,7 +78,7 @@ export function distributionTable(
               class="gold-row"
             `
             : ""
-        }><th scope="row">${o}${
+        }><th scope="row">${levelText(question, o)}${
           o === gold
             ? html`
               <span class="tag">gold</span>
@@ -130,15 +132,17 @@ export function stateBlock(c: Case | null, missing?: string | null): Html {
  * The facts of one decision as a definition list.
  *
  * @param r The decision.
+ * @param question Its question, when known: a score question's answer and gold show the level's
+ *   text.
  * @returns The list.
  */
-export function decisionFacts(r: DecisionRecord): Html {
+export function decisionFacts(r: DecisionRecord, question?: LevelsOf): Html {
   const facts: [string, string][] = [
     ["workflow", r.workflow],
     ["type", r.type],
-    ["answer", r.answer ?? "—"],
+    ["answer", levelText(question, r.answer) ?? "—"],
     ["confidence", num(r.confidence)],
-    ["gold", r.gold ?? "none (unlabelled)"],
+    ["gold", levelText(question, r.gold) ?? "none (unlabelled)"],
     ["outcome", outcomeOf(r)],
     ["KL", num(r.kl)],
     ["Brier", num(r.brier)],
@@ -168,18 +172,28 @@ export function decisionFacts(r: DecisionRecord): Html {
 export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null): Html {
   const outcome = outcomeOf(r);
   const options = optionOrder([r]);
+  const question = c?.questions[r.question];
   return html`
     <details class="decision ${outcome}" data-case="${r.case}" data-question="${r.question}">
       <summary><span class="who">${r.case} · ${r
-        .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${r
-        .answer ?? "—"} at ${num(r.confidence)}, gold ${r.gold ?? "none"}</span></summary>
+        .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${levelText(
+          question,
+          r.answer,
+        ) ?? "—"} at ${num(r.confidence)}, gold ${levelText(question, r.gold) ??
+        "none"}</span></summary>
       <div class="open">
-    ${decisionFacts(r)}
+    ${decisionFacts(r, question)}
     <div class="split">
-    ${distributionTable("Predicted and gold distributions, in option order", options, [
-      { label: "predicted", values: r.predicted, pick: r.answer },
-      { label: "gold", values: r.gold_probabilities, pick: null },
-    ], r.gold ?? "")}
+    ${distributionTable(
+      "Predicted and gold distributions, in option order",
+      options,
+      [
+        { label: "predicted", values: r.predicted, pick: r.answer },
+        { label: "gold", values: r.gold_probabilities, pick: null },
+      ],
+      r.gold ?? "",
+      question,
+    )}
     <div>${stateBlock(c)}</div>
     </div>
     <p><a href="${decisionHref(

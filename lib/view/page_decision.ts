@@ -11,7 +11,10 @@ import { decisionFacts, distributionTable, optionOrder, stateBlock } from "./dec
 import { type Html, html, page, runDataset, runHref } from "./_layout.ts";
 
 /** A user file's question as the run recorded it (shown when the state is not at hand). */
-function recordedQuestion(entry: CatalogRun, name: string): { instructions: string } | undefined {
+function recordedQuestion(
+  entry: CatalogRun,
+  name: string,
+): { instructions: string; type: string; criteria?: unknown } | undefined {
   const set = entry.run.spec.question_set;
   return set?.kind === "file" ? set.questions[name] : undefined;
 }
@@ -50,13 +53,19 @@ export function decisionPage(
         `
         : ""
     }</p>
-${decisionFacts(r)}
+${decisionFacts(r, question)}
 <div class="split">
 ${
-      distributionTable("Predicted and gold distributions, in option order", optionOrder([r]), [
-        { label: "predicted", values: r.predicted, pick: r.answer },
-        { label: "gold", values: r.gold_probabilities, pick: null },
-      ], r.gold ?? "")
+      distributionTable(
+        "Predicted and gold distributions, in option order",
+        optionOrder([r]),
+        [
+          { label: "predicted", values: r.predicted, pick: r.answer },
+          { label: "gold", values: r.gold_probabilities, pick: null },
+        ],
+        r.gold ?? "",
+        question,
+      )
     }
 <section aria-labelledby="state-h"><h2 id="state-h">State</h2>${
       stateBlock(c, options.missing)
