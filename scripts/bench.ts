@@ -1,7 +1,8 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N|auto] [--limit N] [--out DIR]
  * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json] [--repeat K [--parallel-sweep 1,4,16]]`:
- * benchmark a decision model on Typed Decisions, with `--repeat` also its stability under load
+ * benchmark a decision model on a question set (the workflow's own file, or Typed Decisions), with
+ * `--repeat` also its stability under load
  * (`--help` lists every option).
  *
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
@@ -51,9 +52,11 @@ const COMMAND: CommandSpec = {
   name: "bench",
   args: "[WORKFLOW]",
   summary:
-    `Benchmark a decision model on Typed Decisions: one request per case, every answer scored,
-decisions.jsonl, run.json and the reports written to the run directory. WORKFLOW defaults to
-${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's own file.`,
+    `Benchmark a decision model on a question set (the workflow's own JSONL, CSV or Parquet file)
+or on Typed Decisions: one request per case, every answer scored (rows without gold are asked and
+recorded, not scored), decisions.jsonl, run.json and the reports written to the run directory.
+WORKFLOW defaults to ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the
+run's own file.`,
   options: {
     "base-url": {
       type: "string",
