@@ -242,8 +242,9 @@ async function main(args: string[]): Promise<number> {
     "no new requests; waiting up to 2 s for those in flight",
   );
   const bar = progressBar();
+  // Accuracy over labelled decisions, from the kept ones on a resume; shown once there is one.
   let correct = 0;
-  let seen = 0;
+  let labelled = 0;
   let errors = 0;
   const onEvent = (event: RunEvent) => {
     // What --parallel auto chose, and why: on stderr in both modes (an event too with --json).
@@ -254,12 +255,15 @@ async function main(args: string[]): Promise<number> {
     }
     if (event.event === "case") {
       correct += event.correct;
-      seen += event.questions;
+      labelled += event.labelled;
       if (event.error) errors++;
       bar.update(
         event.done,
         event.total,
-        `accuracy ${(correct / seen * 100).toFixed(1)}%${errors ? `  errors ${errors}` : ""}`,
+        [
+          labelled > 0 ? `accuracy ${(correct / labelled * 100).toFixed(1)}%` : "",
+          errors ? `errors ${errors}` : "",
+        ].filter(Boolean).join("  "),
       );
     } else if (event.event === "repeat") {
       console.error(
@@ -270,6 +274,8 @@ async function main(args: string[]): Promise<number> {
     } else if (event.event === "fatal") {
       bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
+      correct = event.kept_correct;
+      labelled = event.kept_labelled;
       console.error(
         `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
           event.resumed ? ` (resumed: ${event.resumed} cases already answered)` : ""

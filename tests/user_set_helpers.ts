@@ -18,6 +18,8 @@ export interface TicketsRun {
   run: RunJson;
   /** The rows of the copy, as parsed. */
   rows: Record<string, unknown>[];
+  /** What bench printed to stdout, by lines. */
+  stdout: string[];
 }
 
 /** Options of {@linkcode ticketsRun}. */
@@ -26,6 +28,8 @@ export interface TicketsRunOptions {
   rows?: number;
   /** The index (`--db`), or null for `--no-db`. @default null */
   db?: string | null;
+  /** Reference-server faults, e.g. `http500=0.3` (with no retries). @default none */
+  faults?: string;
 }
 
 /**
@@ -46,7 +50,13 @@ export async function ticketsRun(options: TicketsRunOptions = {}): Promise<Ticke
   const file = join(tmp, "tickets.csv");
   await Deno.writeTextFile(file, csv.slice(0, count + 1).join("\n") + "\n");
   const workflow = (await Deno.readTextFile(join(ROOT, "examples/tickets/workflow.yaml")))
-    .replace(/^\$schema:.*$/m, "");
+    .replace(/^\$schema:.*$/m, "")
+    .replace(
+      "reference: { predictor: uniform }",
+      options.faults
+        ? `reference: { predictor: uniform, faults: "${options.faults}" }\n  retries: 0`
+        : "reference: { predictor: uniform }",
+    );
   await Deno.writeTextFile(join(tmp, "workflow.yaml"), workflow);
   const dir = join(tmp, "runs", "tickets");
   const args = [join(tmp, "workflow.yaml"), "--out", dir];
@@ -56,5 +66,12 @@ export async function ticketsRun(options: TicketsRunOptions = {}): Promise<Ticke
   if (bench.code !== 0 && bench.code !== 1) {
     throw new Error(`bench exited ${bench.code}: ${bench.stderr}`);
   }
-  return { tmp, file, dir, run: await readRunJson(dir), rows: lines.map((l) => JSON.parse(l)) };
+  return {
+    tmp,
+    file,
+    dir,
+    run: await readRunJson(dir),
+    rows: lines.map((l) => JSON.parse(l)),
+    stdout: bench.lines,
+  };
 }

@@ -94,6 +94,22 @@ Deno.test("the view shows and searches a user set's states, and names its datase
       assert.doesNotMatch(md, /\n## By workflow\n/);
     });
 
+    await t.step("the terminal's protocol note is wrapped into short lines", () => {
+      const start = made.stdout.findIndex((l) => l.startsWith("protocol    "));
+      assert.ok(start >= 0, made.stdout.join("\n"));
+      let end = start + 1;
+      while (made.stdout[end]?.startsWith(" ".repeat(12))) end++;
+      const block = made.stdout.slice(start, end);
+      assert.ok(block.length >= 3, block.join("\n"));
+      for (const line of block) assert.ok(line.length <= 100, `${line.length}: ${line}`);
+      const text = block.map((l) => l.slice(12)).join(" ");
+      assert.match(
+        text,
+        /^Your question set .*tickets\.csv \(csv, 120 rows, sha256 [0-9a-f]{12}\)/,
+      );
+      assert.match(text, /not scored \(unlabelled: topic \d+, urgent \d+, severity \d+\)\.$/);
+    });
+
     await t.step("a changed file is named, and its states are not shown", async () => {
       await Deno.writeTextFile(made.file, "\n", { append: true });
       const page = await get(`/runs/${id}/decisions/${first.ticket_id}/topic`);

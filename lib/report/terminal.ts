@@ -56,6 +56,28 @@ function spaced(...parts: string[]): string {
   return parts.filter((p) => p !== "").join(" ");
 }
 
+/** Columns a wrapped summary line keeps to. */
+const WRAP_COLUMNS = 100;
+
+/**
+ * A long summary entry as lines of at most {@linkcode WRAP_COLUMNS} characters: the label on the
+ * first, the rest indented under the text (a word longer than a line stays whole).
+ */
+function wrapped(label: string, text: string): string[] {
+  const indent = " ".repeat(label.length);
+  const lines: string[] = [];
+  let line = label;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const start = line === label || line === indent;
+    if (!start && line.length + 1 + word.length > WRAP_COLUMNS) {
+      lines.push(line);
+      line = indent + word;
+    } else line = start ? line + word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /**
  * The summary block: status, rating, headline metrics with intervals, latency, tokens.
  *
@@ -97,7 +119,7 @@ export function summaryLines(
     );
   }
   const note = protocolNote(run.spec);
-  if (note !== null) lines.push(`protocol    ${note}`);
+  if (note !== null) lines.push(...wrapped("protocol    ", note));
   for (const t of run.thresholds) {
     lines.push(
       `threshold   ${

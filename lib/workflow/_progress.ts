@@ -17,6 +17,16 @@ export interface ProgressContext {
   decisions: number;
   /** Cases kept from an earlier invocation. */
   resumed: number;
+  /**
+   * Correct decisions among the kept cases'.
+   * @default 0
+   */
+  keptCorrect?: number | undefined;
+  /**
+   * Labelled decisions (with gold) among the kept cases'.
+   * @default 0
+   */
+  keptLabelled?: number | undefined;
 }
 
 /** Emits the run's `start`, `case` and `summary` events. */
@@ -51,6 +61,8 @@ export class ProgressSink implements RunSink {
       decisions: this.context.decisions,
       fingerprint: run.spec.fingerprint,
       resumed: this.context.resumed,
+      kept_correct: this.context.keptCorrect ?? 0,
+      kept_labelled: this.context.keptLabelled ?? 0,
     });
   }
 
@@ -64,7 +76,11 @@ export class ProgressSink implements RunSink {
     if (asked === null) return;
     this.#done++;
     let correct = 0;
-    for (const r of records) if (r.correct) correct++;
+    let labelled = 0;
+    for (const r of records) {
+      if (r.correct) correct++;
+      if (r.gold !== null) labelled++;
+    }
     this.emit({
       event: "case",
       case: item.id,
@@ -73,6 +89,7 @@ export class ProgressSink implements RunSink {
       total: this.context.cases,
       correct,
       questions: records.length,
+      labelled,
       error: asked.error,
       attempts: asked.attempts,
       latency_ms: asked.latencyMs,
