@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startView } from "../lib/view/mod.ts";
 import { ticketsRun } from "./user_set_helpers.ts";
-import { dom, tableRows } from "./view_helpers.ts";
+import { benchRun, dom, tableRows } from "./view_helpers.ts";
 
 /** The severity levels of examples/tickets/workflow.yaml. */
 const SEVERITY = [
@@ -19,6 +19,7 @@ const SEVERITY = [
 
 Deno.test("the view shows and searches a user set's states, and names its dataset", async (t) => {
   const made = await ticketsRun();
+  const typed = await benchRun(join(made.tmp, "runs"), "typed", { limit: 5, db: null });
   const view = await startView({ port: 0, runsDir: join(made.tmp, "runs") });
   const get = async (path: string) => {
     const response = await fetch(`${view.url}${path}`);
@@ -72,6 +73,31 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         "accuracy (lane chat, lower bound)",
       ]);
       assert.ok(doc.querySelector("table#by-workflow caption")?.textContent?.includes("By lane"));
+    });
+
+    await t.step("the runs list has a dataset column and filter", async () => {
+      const label = `tickets.csv (${made.run.spec.revision.slice(0, 8)})`;
+      const all = dom((await get("/")).text);
+      const shown = new Map(
+        [...all.querySelectorAll("tr[data-run]")].map((r) => [
+          r.getAttribute("data-run"),
+          r.querySelector("td.dataset")?.textContent?.trim(),
+        ]),
+      );
+      assert.deepEqual(shown, new Map([[id, label], [typed.run.id, "Typed Decisions"]]));
+      const options = [...all.querySelectorAll("select#dataset option")].map((o) =>
+        o.getAttribute("value")
+      );
+      assert.deepEqual(options, ["", "Typed Decisions", label]);
+      const filtered = dom((await get(`/?dataset=${encodeURIComponent(label)}`)).text);
+      assert.deepEqual(
+        [...filtered.querySelectorAll("tr[data-run]")].map((r) => r.getAttribute("data-run")),
+        [id],
+      );
+      const api = JSON.parse((await get("/api/runs?dataset=Typed%20Decisions")).text);
+      assert.deepEqual(api.runs.map((r: { id: string; dataset: string }) => [r.id, r.dataset]), [
+        [typed.run.id, "Typed Decisions"],
+      ]);
     });
 
     await t.step("a score question shows each level's text beside its index", async () => {

@@ -33,7 +33,7 @@ import { compareHref, comparePage, type FlipPage, refusedPage } from "./page_com
 import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
-import { parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
+import { datasetLabel, parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
 import { type RunPageReport, runPageReport, runPageReportOf } from "./run_report.ts";
 import type { StateSource } from "./states.ts";
 
@@ -78,6 +78,7 @@ function runJson(entry: CatalogRun, progress?: RunProgress) {
     id: entry.id,
     status: run.status,
     workflow: run.spec.workflow,
+    dataset: datasetLabel(run.spec),
     endpoint: run.spec.endpoint,
     engine: run.spec.engine,
     model: run.spec.model,
