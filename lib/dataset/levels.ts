@@ -49,6 +49,12 @@ export function levelText(
   const level = question.criteria[Number(answer)];
   if (!/^\d+$/.test(answer) || typeof level !== "string") return answer;
   const max = options.max ?? 48;
-  const text = level.length > max ? `${level.slice(0, max - 1).trimEnd()}…` : level;
+  // Clipped at a word boundary when one is in the second half of the kept text.
+  let text = level;
+  if (level.length > max) {
+    const kept = level.slice(0, max - 1);
+    const space = kept.lastIndexOf(" ");
+    text = `${(space > max / 2 ? kept.slice(0, space) : kept).trimEnd()}…`;
+  }
   return `${answer} — ${text}`;
 }

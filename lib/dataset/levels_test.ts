@@ -8,7 +8,8 @@ Deno.test("`levelText()` shows a score level's text beside its index, other answ
   };
   await t.step("a level index gets its text", () => {
     assert.equal(levelText(severity, "0"), "0 — None: a question or feedback.");
-    assert.equal(levelText(severity, "1", { max: 10 }), "1 — Low: an i…");
+    assert.equal(levelText(severity, "1", { max: 10 }), "1 — Low: an…");
+    assert.equal(levelText(severity, "1", { max: 4 }), "1 — Low…");
   });
   await t.step("null, an unknown level, another type or no question stay as they are", () => {
     assert.equal(levelText(severity, null), null);

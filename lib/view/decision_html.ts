@@ -78,7 +78,7 @@ export function distributionTable(
               class="gold-row"
             `
             : ""
-        }><th scope="row">${levelText(question, o)}${
+        }><th scope="row">${levelText(question, o, { max: 80 })}${
           o === gold
             ? html`
               <span class="tag">gold</span>

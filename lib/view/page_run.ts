@@ -21,6 +21,7 @@ import type { CatalogRun, RunProgress } from "./catalog.ts";
 import type { ErrorGroup, Facets } from "./explorer.ts";
 import { CONFIDENT_MISTAKES, explorerHref, filterForm } from "./page_explorer.ts";
 import type { RunPageReport } from "./run_report.ts";
+import { datasetLabel } from "./page_runs.ts";
 import {
   decisionHref,
   type Html,
@@ -115,7 +116,8 @@ export function runPage(m: RunModel): Html {
   const latency = s?.latency as { p50?: number; p95?: number } | null | undefined;
   const header = html`
     <p
-      class="sub">${statusBadge(run.status)} · ${spec.workflow} · ${spec.endpoint} (${spec
+      class="sub">${statusBadge(run.status)} · ${spec.workflow} on ${datasetLabel(spec)} · ${spec
+        .endpoint} (${spec
         .engine}) · model ${run.model_reported && run.model_reported !== spec.model
         ? `${spec.model} (answered by ${run.model_reported})`
         : spec.model} · fingerprint <code>${spec.fingerprint}</code> · started ${shortTime(
@@ -341,7 +343,10 @@ ${dataTable("By question type", breakdownData(report.byType), "by-type")}</secti
       ${header}${live}${warnings}${cards}${measures}${thresholds}${explore}${charts}${tables}${errorSection}
       <p
         class="muted">Intervals are seeded 95% bootstrap intervals resampling cases (seed ${spec
-          .seed}), as in report.html. Errors count as misses; KL, Brier, ECE and NLL cover answered decisions. ECE is the standard 10-bin top-label ECE, not the dataset card's.</p>
+          .seed}), as in report.html. Errors count as misses; KL, Brier, ECE and NLL cover answered decisions. ECE is the standard 10-bin top-label ECE${spec
+            .question_set === undefined
+          ? ", not the dataset card's"
+          : ""}.</p>
     `,
     { crumbs: [{ label: entry.id }], dataset: runDataset(spec) },
   );
