@@ -89,6 +89,10 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         o.getAttribute("value")
       );
       assert.deepEqual(options, ["", "Typed Decisions", label]);
+      assert.equal(
+        all.querySelector("footer")?.textContent?.replace(/\s+/g, " ").trim(),
+        `Local, read-only view of decibench runs. Datasets: Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0); ${label}.`,
+      );
       const filtered = dom((await get(`/?dataset=${encodeURIComponent(label)}`)).text);
       assert.deepEqual(
         [...filtered.querySelectorAll("tr[data-run]")].map((r) => r.getAttribute("data-run")),

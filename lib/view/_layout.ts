@@ -32,10 +32,17 @@ export interface PageOptions {
   crumbs?: Crumb[];
   /**
    * The dataset of the run the page is about, as its attribution line (a user file named by its
-   * file, rows and sha256 prefix).
-   * @default the Typed Decisions credit
+   * file, rows and sha256 prefix), or the datasets of the runs a page lists.
+   * @default none named (a page about no run)
    */
-  dataset?: string | undefined;
+  dataset?: string | readonly string[] | undefined;
+}
+
+/** The footer's dataset sentence. */
+function footerDataset(dataset: PageOptions["dataset"]): string {
+  const list = dataset === undefined ? [] : typeof dataset === "string" ? [dataset] : dataset;
+  if (list.length === 0) return "Each run names its dataset.";
+  return `${list.length === 1 ? "Dataset" : "Datasets"}: ${list.join("; ")}.`;
 }
 
 /**
@@ -77,8 +84,9 @@ export function page(title: string, body: Html, options: PageOptions = {}): Html
     ${body}
         </main>
         <footer
-          class="foot">Local, read-only view of decibench runs. Dataset: ${options.dataset ??
-            "Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0)"}.</footer>
+          class="foot">Local, read-only view of decibench runs. ${footerDataset(
+            options.dataset,
+          )}</footer>
       </body>
     </html>
   `;

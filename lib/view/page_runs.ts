@@ -193,6 +193,10 @@ export function runsPage(
   const shown = selectRuns(runs, query);
   const workflows = [...new Set(runs.map((r) => r.run.spec.workflow))].sort();
   const datasets = [...new Set(runs.map((r) => datasetLabel(r.run.spec)))].sort();
+  // The footer credits Typed Decisions as its licence asks, and names every other dataset listed.
+  const credits = datasets.map((d) =>
+    d === "Typed Decisions" ? "Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0)" : d
+  );
   const statuses = ["running", "completed", "incomplete", "interrupted"];
   const metrics = COLUMN_METRICS;
   const filters =
@@ -295,5 +299,6 @@ ${metrics.map((m) => metricCell(run.summary, m, m.format === "percent"))}
       <p
         class="muted">Accuracy with its 95% bootstrap interval (resampling cases); KL, Brier, ECE and NLL over answered decisions; n/a when a run has no value.</p>
     `,
+    { dataset: credits },
   );
 }
