@@ -143,7 +143,9 @@ export async function openRecordedStates(
       kind: "missing",
       path: record.path,
       found: null,
-      message: `The question set file ${record.path} is not found (looked for ${tried.join(", ")})`,
+      message: `The question set file ${record.path} is not found (looked for ${
+        tried.join(", ")
+      }; run from the folder the run was made in)`,
     };
   }
   let sha256: string;
