@@ -124,6 +124,22 @@ Deno.test("the view shows and searches a user set's states, and names its datase
       assert.doesNotMatch(md, /\n## By workflow\n/);
     });
 
+    await t.step("report.html shows no rating or card lines and names the file", async () => {
+      const doc = dom(await Deno.readTextFile(join(made.dir, "report.html")));
+      const cards = [...doc.querySelectorAll(".card span")].map((s) => s.textContent ?? "");
+      assert.ok(cards.includes("accuracy"), cards.join(" | "));
+      assert.ok(!cards.includes("rating"), cards.join(" | "));
+      const text = doc.querySelector("body")?.textContent ?? "";
+      assert.doesNotMatch(text, /★|teacher self-agreement|prior 47\.0%/);
+      assert.match(text, /By lane/);
+      assert.ok(
+        text.includes(`tickets.csv (120 rows, sha256 ${made.run.spec.revision.slice(0, 12)})`),
+        "the Data section names the file",
+      );
+      const svg = [...doc.querySelectorAll("svg text")].map((s) => s.textContent ?? "");
+      assert.ok(!svg.includes("prior") && !svg.includes("teacher"), "no card reference lines");
+    });
+
     await t.step("the terminal's protocol note is wrapped into short lines", () => {
       const start = made.stdout.findIndex((l) => l.startsWith("protocol    "));
       assert.ok(start >= 0, made.stdout.join("\n"));

@@ -108,7 +108,10 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       e(run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : ""))
     } · fingerprint ${e(run.spec.fingerprint)}</p>`,
     '<div class="cards">',
-    card("rating", runRating(run.spec, summary), `status ${run.status}`),
+    // Only the card protocol has a rating; the question-set note below says why the others do not.
+    ...(run.spec.question_set === undefined
+      ? [card("rating", runRating(run.spec, summary), `status ${run.status}`)]
+      : []),
     ...COLUMN_METRICS.map((m) =>
       card(
         m.label,
