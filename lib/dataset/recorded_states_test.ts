@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openQuestionSet } from "./question_set.ts";
-import { openRecordedStates, type RecordedStates } from "./recorded_states.ts";
+import {
+  openRecordedStates,
+  RECORDED_LOOKUP_ROWS,
+  type RecordedStates,
+  withRecordedStates,
+} from "./recorded_states.ts";
 import type { FileQuestionSetRecord } from "./schemas.ts";
 
 const ROWS = [
@@ -38,6 +43,21 @@ Deno.test("`openRecordedStates()` reads a recorded file's states while its sha25
         assert.equal((await reader.caseOf("b"))?.state, "Where is my parcel");
         assert.equal(await reader.caseOf("zz"), null);
         assert.deepEqual(await reader.matching("REFUND"), ["a", "c"]);
+      }
+    });
+    await t.step("`withRecordedStates()` pairs items with cases in their order", async () => {
+      const items = ["c", "a", "zz", "b", "a"].map((id, i) => ({ case: id, i }));
+      for (const rows of [record.rows, RECORDED_LOOKUP_ROWS + 1]) {
+        // A record claiming more rows than the map holds takes the batched reads.
+        const states = await openRecordedStates({ ...record, rows }, { runDir });
+        assert.ok(!("message" in states));
+        const paired = await Array.fromAsync(
+          withRecordedStates(items, states as RecordedStates, { batch: 2 }),
+        );
+        assert.deepEqual(
+          paired.map((p) => [p.item.i, p.case?.id ?? null]),
+          [[0, "c"], [1, "a"], [2, null], [3, "b"], [4, "a"]],
+        );
       }
     });
     await t.step("a missing file is named with where it was looked for", async () => {
