@@ -109,6 +109,8 @@ Deno.test("the view shows and searches a user set's states, and names its datase
       const page = await get(`/runs/${id}/decisions/${first.ticket_id}/severity`);
       const doc = dom(page.text);
       const facts = [...doc.querySelectorAll("dl.facts dd")].map((d) => d.textContent ?? "");
+      const terms = [...doc.querySelectorAll("dl.facts dt")].map((d) => d.textContent ?? "");
+      assert.equal(terms[0], "lane");
       assert.ok(facts.includes(gold), facts.join(" | "));
       assert.ok(facts.includes(`0 — ${SEVERITY[0]}`), facts.join(" | "));
       const explorer = await get(`/runs/${id}/decisions?question=severity&per_page=5`);

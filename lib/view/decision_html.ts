@@ -134,11 +134,16 @@ export function stateBlock(c: Case | null, missing?: string | null): Html {
  * @param r The decision.
  * @param question Its question, when known: a score question's answer and gold show the level's
  *   text.
+ * @param lane What the run calls its groups: `lane` (a user file) or `workflow`.
  * @returns The list.
  */
-export function decisionFacts(r: DecisionRecord, question?: LevelsOf): Html {
+export function decisionFacts(
+  r: DecisionRecord,
+  question?: LevelsOf,
+  lane: "lane" | "workflow" = "workflow",
+): Html {
   const facts: [string, string][] = [
-    ["workflow", r.workflow],
+    [lane, r.workflow],
     ["type", r.type],
     ["answer", levelText(question, r.answer) ?? "—"],
     ["confidence", num(r.confidence)],

@@ -6,6 +6,7 @@
  */
 import type { Case } from "../dataset/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
+import { laneWord } from "../report/mod.ts";
 import type { CatalogRun } from "./catalog.ts";
 import { decisionFacts, distributionTable, optionOrder, stateBlock } from "./decision_html.ts";
 import { type Html, html, page, runDataset, runHref } from "./_layout.ts";
@@ -53,7 +54,7 @@ export function decisionPage(
         `
         : ""
     }</p>
-${decisionFacts(r, question)}
+${decisionFacts(r, question, laneWord(entry.run.spec))}
 <div class="split">
 ${
       distributionTable(
