@@ -1,7 +1,8 @@
 /**
  * `deno task bench [WORKFLOW] [--base-url URL] [--model M] [--parallel N|auto] [--limit N] [--out DIR]
  * [--resume DIR] [--db PATH | --no-db] [--dry-run] [--json] [--repeat K [--parallel-sweep 1,4,16]]`:
- * benchmark a decision model on Typed Decisions, with `--repeat` also its stability under load
+ * benchmark a decision model on a question set (the workflow's own file, or Typed Decisions), with
+ * `--repeat` also its stability under load
  * (`--help` lists every option).
  *
  * Ctrl+C (SIGINT or SIGTERM) stops sending requests, gives those in flight 2 s, writes the run as
@@ -58,9 +59,11 @@ const COMMAND: CommandSpec = {
   name: "bench",
   args: "[WORKFLOW]",
   summary:
-    `Benchmark a decision model on Typed Decisions: one request per case, every answer scored,
-decisions.jsonl, run.json and the reports written to the run directory. WORKFLOW defaults to
-${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's own file.`,
+    `Benchmark a decision model on a question set (the workflow's own JSONL, CSV or Parquet file)
+or on Typed Decisions: one request per case, every answer scored (rows without gold are asked and
+recorded, not scored), decisions.jsonl, run.json and the reports written to the run directory.
+WORKFLOW defaults to ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the
+run's own file.`,
   options: {
     "base-url": {
       type: "string",
@@ -259,8 +262,9 @@ async function main(args: string[]): Promise<number> {
     "no new requests; waiting up to 2 s for those in flight",
   );
   const bar = progressBar();
+  // Accuracy over labelled decisions, from the kept ones on a resume; shown once there is one.
   let correct = 0;
-  let seen = 0;
+  let labelled = 0;
   let errors = 0;
   const onEvent = (event: RunEvent) => {
     // What --parallel auto chose, and why: on stderr in both modes (an event too with --json).
@@ -271,14 +275,15 @@ async function main(args: string[]): Promise<number> {
     }
     if (event.event === "case") {
       correct += event.correct;
-      seen += event.labelled;
+      labelled += event.labelled;
       if (event.error) errors++;
       bar.update(
         event.done,
         event.total,
-        `accuracy ${seen ? `${(correct / seen * 100).toFixed(1)}%` : "n/a"}${
-          errors ? `  errors ${errors}` : ""
-        }`,
+        [
+          labelled > 0 ? `accuracy ${(correct / labelled * 100).toFixed(1)}%` : "",
+          errors ? `errors ${errors}` : "",
+        ].filter(Boolean).join("  "),
       );
     } else if (event.event === "repeat") {
       console.error(
@@ -289,6 +294,8 @@ async function main(args: string[]): Promise<number> {
     } else if (event.event === "fatal") {
       bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
+      correct = event.kept_correct;
+      labelled = event.kept_labelled;
       console.error(
         `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
           event.resumed ? ` (resumed: ${event.resumed} cases already answered)` : ""

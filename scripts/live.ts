@@ -25,9 +25,10 @@ const COMMAND: CommandSpec = {
   name: "live",
   args: "[WORKFLOW]",
   summary:
-    `Watch a serving decision model: one Typed Decisions test case at a time, scored against gold,
-on a full-screen view (one line per probe without a terminal). WORKFLOW defaults to
-${DEFAULT_WORKFLOW}. Keys: Ctrl+R new session, Ctrl+C or q quits.`,
+    `Watch a serving decision model: one case at a time from the workflow's question set (its own
+file, or the Typed Decisions test split), scored against gold, on a full-screen view (one line
+per probe without a terminal). WORKFLOW defaults to ${DEFAULT_WORKFLOW}. Keys: Ctrl+R new
+session, Ctrl+C or q quits.`,
   options: {
     "base-url": {
       type: "string",

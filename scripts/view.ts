@@ -43,22 +43,45 @@ served locally; nothing is written.`,
   more: "Exit status: 0 stopped with Ctrl+C; 2 a usage error or a port in use.",
 };
 
+/**
+ * Opens the view in the browser, or says why it cannot (and the URL to open): on Linux and the
+ * BSDs without a graphical display (`DISPLAY`, `WAYLAND_DISPLAY`) or `BROWSER`, no opener is
+ * tried (it could start a text browser in this terminal); an opener missing or failing is named
+ * with its exit status and first line of error output.
+ */
 async function openBrowser(url: string): Promise<void> {
-  const command = Deno.build.os === "darwin"
+  const cannot = (why: string) =>
+    console.error(`decibench: Cannot open a browser (${why}); open ${url} in one`);
+  const os = Deno.build.os;
+  const env = (name: string) => (Deno.env.get(name) ?? "").trim();
+  if (
+    os !== "darwin" && os !== "windows" && !env("DISPLAY") && !env("WAYLAND_DISPLAY") &&
+    !env("BROWSER")
+  ) {
+    cannot("no graphical display: DISPLAY, WAYLAND_DISPLAY and BROWSER are unset");
+    return;
+  }
+  const command = os === "darwin"
     ? ["open", url]
-    : Deno.build.os === "windows"
+    : os === "windows"
     ? ["cmd", "/c", "start", "", url]
     : ["xdg-open", url];
+  const name = command[0] as string;
+  let result: Deno.CommandOutput;
   try {
-    const child = new Deno.Command(command[0] as string, {
+    result = await new Deno.Command(name, {
       args: command.slice(1),
       stdin: "null",
       stdout: "null",
-      stderr: "null",
-    }).spawn();
-    await child.status;
+      stderr: "piped",
+    }).output();
   } catch {
-    console.error(`decibench: Cannot open a browser (${command[0]} is not available); open ${url}`);
+    cannot(`${name} is not available`);
+    return;
+  }
+  if (!result.success) {
+    const said = new TextDecoder().decode(result.stderr).trim().split("\n")[0]?.slice(0, 200);
+    cannot(`${name} exited ${result.code}${said ? `: ${said}` : ""}`);
   }
 }
 

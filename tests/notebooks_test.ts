@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadWorkflow, predictorNames, runBenchmark, validateWorkflow } from "../mod.ts";
+import { readDecisions } from "../lib/record/mod.ts";
+import { ticketsRun } from "./user_set_helpers.ts";
 
 const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run"];
 
@@ -61,6 +63,11 @@ async function execute(
   assert.ok(result.success, `${name}.ipynb failed to execute:\n${stderr.slice(-3000)}`);
   const notebook = JSON.parse(await Deno.readTextFile(join(outDir, `${name}.ipynb`)));
   return notebook.cells.flatMap((cell: { outputs?: Output[] }) => cell.outputs ?? []);
+}
+
+/** Decisions of a lane with a gold label, counted from decisions.jsonl. */
+function labelledIn(decisions: readonly { workflow: string; gold: string | null }[], lane: string) {
+  return decisions.filter((d) => d.workflow === lane && d.gold !== null).length;
 }
 
 /** The text lines a notebook showed as display data. */
@@ -145,6 +152,45 @@ Deno.test({
         assert.match(said, /overdue\/matches_order/);
       },
     );
+    await t.step("explore_run and per_lane on a run of a user question set (tickets)", async () => {
+      const made = await ticketsRun({ rows: 90 });
+      try {
+        const decisions = await readDecisions(join(made.dir, "decisions.jsonl"));
+        const answered = decisions.filter((d) => d.error === null).length;
+        const labelled = decisions.filter((d) => d.gold !== null).length;
+        assert.ok(labelled < decisions.length, "the copy has unlabelled rows");
+        const env = { DECIBENCH_RUN_DIR: made.dir };
+        const explore = await execute("explore_run", await Deno.makeTempDir(), env);
+        assert.deepEqual(explore.filter((o) => o.output_type === "error"), []);
+        const said = explore.map((o) =>
+          text(o.data?.["text/plain"]) + text(o.data?.["text/markdown"])
+        ).join("\n");
+        assert.match(
+          said,
+          new RegExp(`${decisions.length} decisions: ${answered} answered, ${labelled} labelled`),
+        );
+        assert.doesNotMatch(said, /\*\*Question:\*\* \?/);
+        assert.match(
+          said,
+          /\*\*Question:\*\* (Which team should handle|This ticket needs|How severe)/,
+        );
+        const first = made.rows.find((r) => said.includes(`### ${r.ticket_id} `)) as Record<
+          string,
+          string
+        >;
+        assert.ok(first, "a mistake's state is shown");
+        assert.ok(said.includes(JSON.stringify(first.message)), "its state comes from the file");
+        const lanes = await execute("per_lane", await Deno.makeTempDir(), env);
+        assert.deepEqual(lanes.filter((o) => o.output_type === "error"), []);
+        const tables = lanes.map((o) => text(o.data?.["text/markdown"])).join("\n");
+        assert.match(tables, /### By lane/);
+        assert.match(tables, /\| group \| decisions \| labelled \| accuracy/);
+        const chat = labelledIn(decisions, "chat");
+        assert.match(tables, new RegExp(`\\| chat \\| \\d+ \\| ${chat} \\|`));
+      } finally {
+        await Deno.remove(made.tmp, { recursive: true });
+      }
+    });
     assert.deepEqual(await listing("notebooks"), before, "notebooks must not write into the repo");
   },
 });

@@ -124,7 +124,10 @@ export function files(rows: Ticket[]): Record<string, Uint8Array> {
   const encoder = new TextEncoder();
   const csv = [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(","))]
     .join("\n") + "\n";
-  const jsonl = rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  // JSON and Parquet carry a yes/no label as a boolean; only CSV spells it out.
+  const yesNo = (v: string | null) => v === null ? null : v === "yes";
+  const jsonl = rows.map((r) => JSON.stringify({ ...r, urgent: yesNo(r.urgent) })).join("\n") +
+    "\n";
   const parquet = parquetWriteBuffer({
     columnData: [
       { name: "ticket_id", data: rows.map((r) => r.ticket_id), type: "STRING" },
@@ -133,7 +136,7 @@ export function files(rows: Ticket[]): Record<string, Uint8Array> {
       { name: "subject", data: rows.map((r) => r.subject), type: "STRING" },
       { name: "message", data: rows.map((r) => r.message), type: "STRING" },
       { name: "topic", data: rows.map((r) => r.topic), type: "STRING" },
-      { name: "urgent", data: rows.map((r) => r.urgent), type: "STRING" },
+      { name: "urgent", data: rows.map((r) => yesNo(r.urgent)), type: "BOOLEAN" },
       { name: "severity", data: rows.map((r) => r.severity), type: "INT32" },
     ],
   });

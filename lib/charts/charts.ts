@@ -197,6 +197,11 @@ export function accuracyChart(rows: readonly BreakdownRow[], options: ChartOptio
   });
 }
 
+/** A count on an axis: `500`, `1.5k`, `12k` (at most five characters below a million). */
+function countTick(n: number): string {
+  return n >= 1000 ? `${Number((n / 1000).toFixed(1))}k` : String(n);
+}
+
 /** The fields the confidence histogram reads from a decision. */
 export interface HistogramInput {
   /** Top-label confidence, null when the decision errored. */
@@ -227,7 +232,9 @@ export function confidenceHistogram(
     width: options.width ?? 640,
     height: 300,
     x: { domain: [0, 1], label: "confidence (top probability) →", tickFormat: ".1f" },
-    y: { label: "↑ decisions", grid: true },
+    // Thousands as "1.5k", "12k" fit the left margin, where "5,000" was clipped to ",000".
+    marginLeft: 48,
+    y: { label: "↑ decisions", grid: true, tickFormat: countTick },
     color: {
       domain: ["correct", "wrong"],
       range: [OUTCOME_COLORS.correct, OUTCOME_COLORS.wrong],

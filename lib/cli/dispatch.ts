@@ -51,7 +51,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     name: "live",
     script: "scripts/live.ts",
-    summary: "watch a serving decision model, one Typed Decisions case at a time",
+    summary: "watch a serving decision model, one case of a question set at a time",
   },
   {
     name: "serve",

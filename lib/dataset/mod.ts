@@ -58,6 +58,16 @@ export { optionsOf, questionsJson } from "./questions.ts";
 export { type Dataset, type DatasetInfo, loadDataset, type LoadDatasetOptions } from "./load.ts";
 export { DatasetIntegrityError } from "./integrity_error.ts";
 export { attribution, type AttributionOptions } from "./attribution.ts";
+export { type LevelsOf, levelText, type LevelTextOptions } from "./levels.ts";
+export {
+  openRecordedStates,
+  RECORDED_LOOKUP_ROWS,
+  type RecordedStates,
+  type RecordedStatesOptions,
+  type RecordedStatesProblem,
+  withRecordedStates,
+  type WithRecordedStatesOptions,
+} from "./recorded_states.ts";
 export {
   DATASET_ID,
   DATASET_URL,

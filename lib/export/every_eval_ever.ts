@@ -7,7 +7,9 @@
  * Each instance line belongs to the `accuracy` result (its score is 1 when the predicted answer
  * is the gold label); the decision's KL, Brier, confidence and both distributions are in its
  * `metadata`. The input is the case's state and the question as sent, read from the vendored
- * dataset at the revision the run used.
+ * dataset at the revision the run used — or, for a run on the user's own question set, from the
+ * recorded file while its sha256 matches (the collection is then the workflow's name and the
+ * source a private data set, `source_type: "other"`).
  *
  * @module
  */
@@ -16,6 +18,7 @@ import { type DecisionRecord, type RunJson, sha256Hex } from "../record/mod.ts";
 import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "./summary_values.ts";
 import { type ExportInput, type ExportOptions, type ExportResult, textFile } from "./types.ts";
 import { assertValid } from "./validate.ts";
+import { userSetDecisions, userSetOf, userSetSourceData } from "./_user_set.ts";
 
 /** The schema version the export follows. */
 export const EEE_SCHEMA_VERSION = "0.3.0";
@@ -113,7 +116,7 @@ async function casesOf(run: RunJson, options: ExportOptions): Promise<Map<string
 function instance(
   r: DecisionRecord,
   c: Case,
-  ids: { evaluationId: string; modelId: string },
+  ids: { evaluationId: string; modelId: string; collection: string },
 ): Promise<Record<string, unknown>> {
   const question = c.questions[r.question];
   const options = question ? optionsOf(question) : Object.keys(r.gold_probabilities ?? {});
@@ -123,7 +126,7 @@ function instance(
     schema_version: EEE_SCHEMA_VERSION,
     evaluation_id: ids.evaluationId,
     model_id: ids.modelId,
-    evaluation_name: EEE_COLLECTION,
+    evaluation_name: ids.collection,
     evaluation_result_id: "accuracy",
     sample_id: `${r.case}/${r.question}`,
     sample_hash: hash,
@@ -181,21 +184,36 @@ export async function exportEveryEvalEver(
       `Cannot export run "${run.id}" as every-eval-ever: it has no summary yet (status "${run.status}")`,
     );
   }
-  const cases = await casesOf(run, options);
+  // A user file's states come from the recorded file; Typed Decisions' from the vendored split.
+  const userSet = userSetOf(run);
+  const cases = userSet === null ? await casesOf(run, options) : null;
+  const collection = userSet === null ? EEE_COLLECTION : segment(run.spec.workflow);
   const modelId = exportModelId(run, options.modelId);
   const [developer, model] = modelId.split("/") as [string, string];
   const uuid = await runUuid(run);
-  const folder = `data/${EEE_COLLECTION}/${segment(developer)}/${segment(model)}`;
+  const folder = `data/${collection}/${segment(developer)}/${segment(model)}`;
   const samplesPath = `${folder}/${uuid}_samples.jsonl`;
   const now = options.now ?? new Date();
-  const evaluationId = `${EEE_COLLECTION}/${modelId}/${epochSeconds(run.started_at)}`;
-  const ids = { evaluationId, modelId };
+  const evaluationId = `${collection}/${modelId}/${epochSeconds(run.started_at)}`;
+  const ids = { evaluationId, modelId, collection };
 
   // The samples are made twice as they are streamed: once here, to validate every row and hash
   // the file (the aggregate names its checksum), and again as the file is written.
   const sampleLines = async function* (): AsyncGenerator<string> {
+    if (userSet !== null) {
+      const runDir = input.dir;
+      const format = "every-eval-ever";
+      for await (
+        const [r, c] of userSetDecisions(run, userSet, input.decisions(), { runDir, format })
+      ) {
+        const row = await instance(r, c, ids);
+        assertValid("every-eval-ever-instance", row, `run "${run.id}" as every-eval-ever`);
+        yield JSON.stringify(row) + "\n";
+      }
+      return;
+    }
     for await (const r of input.decisions()) {
-      const c = cases.get(r.case);
+      const c = cases?.get(r.case);
       if (!c) {
         throw new RangeError(
           `Cannot export run "${run.id}" as every-eval-ever: case "${r.case}" is not in the vendored ${run.spec.split} split`,
@@ -218,7 +236,7 @@ export async function exportEveryEvalEver(
 
   const spec = run.spec;
   const selfDeployed = spec.reference !== null || LOOPBACK.test(spec.endpoint);
-  const sourceData = {
+  const sourceData = userSet !== null ? userSetSourceData(run, userSet) : {
     dataset_name: EEE_COLLECTION,
     source_type: "hf_dataset",
     hf_repo: spec.dataset,
@@ -239,7 +257,7 @@ export async function exportEveryEvalEver(
     const interval = intervalOf(run.summary, metric.name);
     results.push({
       evaluation_result_id: metric.name,
-      evaluation_name: EEE_COLLECTION,
+      evaluation_name: collection,
       source_data: sourceData,
       evaluation_timestamp: epochSeconds(run.finished_at ?? run.started_at),
       metric_config: {

@@ -39,7 +39,7 @@ export const EXPORT_FORMAT_REGISTRY: readonly ExportFormat[] = [
   {
     name: "every-eval-ever",
     description:
-      "Every Eval Ever aggregate record and instance-level samples (data/typed-decisions/<developer>/<model>/<uuid>.json)",
+      "Every Eval Ever aggregate record and instance-level samples (data/<typed-decisions or the workflow>/<developer>/<model>/<uuid>.json)",
     singleFile: false,
     build: (input, options) => exportEveryEvalEver(input, options),
   },

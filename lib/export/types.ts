@@ -22,6 +22,11 @@ export interface ExportInput {
    * @returns The decisions, one at a time.
    */
   decisions(): AsyncIterable<DecisionRecord>;
+  /**
+   * The run directory: a user file's relative recorded path is also looked for from there.
+   * @default undefined (the working directory only)
+   */
+  dir?: string | undefined;
 }
 
 /** Options of the export formats (each format reads the ones it needs). */

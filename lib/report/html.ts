@@ -24,7 +24,7 @@ import {
   riskCoverageChart,
 } from "../charts/mod.ts";
 import { metricInterval, metricText, num, numericColumns } from "./format.ts";
-import { protocolNote, runRating } from "./protocol.ts";
+import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
 
@@ -116,7 +116,10 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       e(run.spec.model + (run.model_reported ? ` (answered by ${run.model_reported})` : ""))
     } · fingerprint ${e(run.spec.fingerprint)}</p>`,
     '<div class="cards">',
-    card("rating", runRating(run.spec, summary), `status ${run.status}`),
+    // Only the card protocol has a rating; the question-set note below says why the others do not.
+    ...(run.spec.question_set === undefined
+      ? [card("rating", runRating(run.spec, summary), `status ${run.status}`)]
+      : []),
     ...COLUMN_METRICS.map((m) =>
       card(
         m.label,
@@ -174,7 +177,7 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       '<div class="grid">',
       `<figure>${
         accuracyChart(byWorkflow, { referencePoints: cardProtocol })
-      }<figcaption>Accuracy by workflow with 95% intervals` +
+      }<figcaption>Accuracy by ${laneWord(run.spec)} with 95% intervals` +
         "</figcaption></figure>",
       `<figure>${
         accuracyChart(byType, { referencePoints: cardProtocol })
@@ -183,13 +186,15 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
       "</div>",
       `<figure>${
         accuracyChart(byQuestion, { width: 1000, referencePoints: cardProtocol })
-      }<figcaption>Accuracy by question (workflow/question) with 95% intervals</figcaption></figure>`,
+      }<figcaption>Accuracy by question (${
+        laneWord(run.spec)
+      }/question) with 95% intervals</figcaption></figure>`,
     );
   }
   out.push(
     "<h3>By question type</h3>",
     htmlData(breakdownData(byType)),
-    "<h3>By workflow</h3>",
+    `<h3>By ${laneWord(run.spec)}</h3>`,
     htmlData(breakdownData(byWorkflow)),
     "<h3>By question</h3>",
     htmlData(breakdownData(byQuestion)),
@@ -229,7 +234,11 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         : "No request answered."
     }</p>`,
   );
-  const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
+  const wrong = disagreementData(
+    report.disagreements,
+    options.disagreements ?? 20,
+    run.spec.question_set?.kind === "file" ? run.spec.question_set.questions : undefined,
+  );
   out.push(
     "<h2>Most confident disagreements with gold</h2>",
     wrong.rows.length ? htmlData(wrong) : "<p>None.</p>",

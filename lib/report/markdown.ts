@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { attribution } from "../dataset/mod.ts";
+import { attribution, type LevelsOf, levelText } from "../dataset/mod.ts";
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 import { decisionCounts, num, table } from "./format.ts";
 import type { RunReport } from "./model.ts";
-import { protocolNote, runRating } from "./protocol.ts";
+import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import { breakdownTable, reliabilityText } from "./terminal.ts";
 import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
@@ -93,10 +93,16 @@ export function statePreview(state: unknown, width = 120): string {
  *
  * @param records The case's decisions, in order (one case id).
  * @param state The case's state, or undefined to show the id alone.
+ * @param questions The case's questions by name, when known: a score question's answer and gold
+ *   show the level's text.
  * @returns The lines, joined by newlines (no newline at the end), control characters from the
  *   data escaped ({@linkcode escapeControl}).
  */
-export function caseTrace(records: readonly DecisionRecord[], state?: unknown): string {
+export function caseTrace(
+  records: readonly DecisionRecord[],
+  state?: unknown,
+  questions?: Readonly<Record<string, LevelsOf>>,
+): string {
   const first = records[0];
   if (first === undefined) return "";
   const out = [state === undefined ? first.case : `${first.case}  ${statePreview(state)}`];
@@ -109,7 +115,9 @@ export function caseTrace(records: readonly DecisionRecord[], state?: unknown): 
       ? "✓"
       : "✗";
     out.push(
-      `  ${r.question} (${r.type}) ${mark} pred ${r.answer ?? "—"} gold ${r.gold ?? "none"}${
+      `  ${r.question} (${r.type}) ${mark} pred ${
+        levelText(questions?.[r.question], r.answer) ?? "—"
+      } gold ${levelText(questions?.[r.question], r.gold) ?? "none"}${
         r.error
           ? `  error ${r.error.kind}`
           : r.gold === null
@@ -242,7 +250,7 @@ export function markdownSections(
     );
   }
   out.push("## By question type", "", breakdownTable(report.byType, md), "");
-  out.push("## By workflow", "", breakdownTable(report.byWorkflow, md), "");
+  out.push(`## By ${laneWord(run.spec)}`, "", breakdownTable(report.byWorkflow, md), "");
   out.push("## By question", "", breakdownTable(report.byQuestion, md), "");
   out.push("## Calibration", "");
   out.push(
@@ -265,7 +273,11 @@ export function markdownSections(
       : "No request answered.",
     "",
   );
-  const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
+  const wrong = disagreementData(
+    report.disagreements,
+    options.disagreements ?? 20,
+    run.spec.question_set?.kind === "file" ? run.spec.question_set.questions : undefined,
+  );
   out.push("## Most confident disagreements with gold", "");
   out.push(wrong.rows.length ? table(wrong.header, wrong.rows, { markdown: true }) : "None.", "");
   out.push(

@@ -72,3 +72,4 @@ export {
   type TemperatureData,
 } from "./calibration_tables.ts";
 export { ReportSink, TRACE_PART_FILE } from "./report_sink.ts";
+export { laneWord, NO_RATING, protocolNote, runRating, thresholdName } from "./protocol.ts";

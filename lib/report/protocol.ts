@@ -93,3 +93,19 @@ export function thresholdName(
   const name = t.baseline !== undefined ? `${t.metric} − baseline ${t.baseline}` : t.metric;
   return parts.length ? `${name} (${parts.join(", ")})` : name;
 }
+
+/**
+ * What reports call a group of cases: "lane" for a user file's groups, "workflow" for Typed
+ * Decisions' own workflows.
+ *
+ * @param spec The run's spec.
+ * @returns `lane` or `workflow`.
+ * @example
+ * ```ts
+ * import { laneWord } from "./protocol.ts";
+ * laneWord({}); // "workflow"
+ * ```
+ */
+export function laneWord(spec: Pick<RunSpec, "question_set">): "lane" | "workflow" {
+  return spec.question_set?.kind === "file" ? "lane" : "workflow";
+}

@@ -44,7 +44,10 @@ export class ReportSink implements RunSink {
    */
   case(answered: AnsweredCase): void {
     if (!this.#file || answered.records.length === 0) return;
-    const bytes = this.#encoder.encode(caseTrace(answered.records, answered.item.state) + "\n");
+    const { item } = answered;
+    const bytes = this.#encoder.encode(
+      caseTrace(answered.records, item.state, item.questions) + "\n",
+    );
     let written = 0;
     while (written < bytes.length) written += this.#file.writeSync(bytes.subarray(written));
   }

@@ -12,6 +12,7 @@ import {
   type Summary,
 } from "../metrics/mod.ts";
 import type { RunJson } from "../record/mod.ts";
+import { type LevelsOf, levelText } from "../dataset/mod.ts";
 import type { DisagreementRow } from "./model.ts";
 import { metricInterval, metricText, num } from "./format.ts";
 import { thresholdName } from "./protocol.ts";
@@ -145,17 +146,23 @@ export function thresholdData(run: RunJson): TableData {
  *
  * @param rows The run's most confident disagreements (a report model's `disagreements`).
  * @param limit How many to list.
+ * @param questions The questions by name, when known (a user file's): a score question's answer
+ *   and gold show the level's text.
  * @returns The table.
  */
-export function disagreementData(rows: readonly DisagreementRow[], limit = 20): TableData {
+export function disagreementData(
+  rows: readonly DisagreementRow[],
+  limit = 20,
+  questions?: Readonly<Record<string, LevelsOf>>,
+): TableData {
   return {
     header: ["case", "question", "predicted", "confidence", "gold", "gold p(pred)"],
     rows: rows.slice(0, limit).map((r) => [
       r.case,
       r.question,
-      r.answer,
+      levelText(questions?.[r.question], r.answer) ?? r.answer,
       num(r.confidence),
-      r.gold,
+      levelText(questions?.[r.question], r.gold) ?? r.gold,
       num(r.goldProbability),
     ]),
   };

@@ -10,7 +10,7 @@ import type { RunJson } from "../record/mod.ts";
 import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
 import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
-import { protocolNote, runRating, thresholdName } from "./protocol.ts";
+import { laneWord, protocolNote, runRating, thresholdName } from "./protocol.ts";
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
@@ -56,6 +56,28 @@ function spaced(...parts: string[]): string {
   return parts.filter((p) => p !== "").join(" ");
 }
 
+/** Columns a wrapped summary line keeps to. */
+const WRAP_COLUMNS = 100;
+
+/**
+ * A long summary entry as lines of at most {@linkcode WRAP_COLUMNS} characters: the label on the
+ * first, the rest indented under the text (a word longer than a line stays whole).
+ */
+function wrapped(label: string, text: string): string[] {
+  const indent = " ".repeat(label.length);
+  const lines: string[] = [];
+  let line = label;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const start = line === label || line === indent;
+    if (!start && line.length + 1 + word.length > WRAP_COLUMNS) {
+      lines.push(line);
+      line = indent + word;
+    } else line = start ? line + word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /**
  * The summary block: status, rating, headline metrics with intervals, latency, tokens.
  *
@@ -97,7 +119,7 @@ export function summaryLines(
     );
   }
   const note = protocolNote(run.spec);
-  if (note !== null) lines.push(`protocol    ${note}`);
+  if (note !== null) lines.push(...wrapped("protocol    ", note));
   for (const t of run.thresholds) {
     lines.push(
       `threshold   ${
@@ -136,7 +158,7 @@ export function terminalReport(report: RunReport): string {
     "By question type",
     breakdownTable(report.byType),
     "",
-    "By workflow",
+    `By ${laneWord(run.spec)}`,
     breakdownTable(report.byWorkflow),
     "",
     "Reliability (answered decisions)",

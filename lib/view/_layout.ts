@@ -10,6 +10,8 @@ import { html, raw } from "hono/html";
 import type { MetricBase } from "../metrics/mod.ts";
 import { metricInterval, metricText } from "../report/mod.ts";
 import { intervalOf, metricOf, type SummaryLike } from "../export/mod.ts";
+import { attribution, DATASET_URL } from "../dataset/mod.ts";
+import type { RunSpec } from "../record/mod.ts";
 
 /** A piece of escaped HTML. */
 export type Html = ReturnType<typeof html>;
@@ -28,6 +30,19 @@ export interface Crumb {
 export interface PageOptions {
   /** The breadcrumb trail after "Runs". @default [] */
   crumbs?: Crumb[];
+  /**
+   * The dataset of the run the page is about, as its attribution line (a user file named by its
+   * file, rows and sha256 prefix), or the datasets of the runs a page lists.
+   * @default none named (a page about no run)
+   */
+  dataset?: string | readonly string[] | undefined;
+}
+
+/** The footer's dataset sentence. */
+function footerDataset(dataset: PageOptions["dataset"]): string {
+  const list = dataset === undefined ? [] : typeof dataset === "string" ? [dataset] : dataset;
+  if (list.length === 0) return "Each run names its dataset.";
+  return `${list.length === 1 ? "Dataset" : "Datasets"}: ${list.join("; ")}.`;
 }
 
 /**
@@ -36,7 +51,7 @@ export interface PageOptions {
  *
  * @param title Page title (also the `<h1>`).
  * @param body The page's content.
- * @param options Breadcrumbs.
+ * @param options Breadcrumbs and the dataset line of the footer.
  * @returns The document.
  */
 export function page(title: string, body: Html, options: PageOptions = {}): Html {
@@ -69,10 +84,31 @@ export function page(title: string, body: Html, options: PageOptions = {}): Html
     ${body}
         </main>
         <footer
-          class="foot">Local, read-only view of decibench runs. Dataset: Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0).</footer>
+          class="foot">Local, read-only view of decibench runs. ${footerDataset(
+            options.dataset,
+          )}</footer>
       </body>
     </html>
   `;
+}
+
+/**
+ * The attribution line of the dataset a run used: Typed Decisions with its revision and licence,
+ * or the user's file with its rows and sha256 prefix.
+ *
+ * @param spec The run's spec.
+ * @returns The line, for {@linkcode PageOptions.dataset}.
+ */
+export function runDataset(
+  spec: Pick<RunSpec, "dataset" | "revision" | "license" | "question_set">,
+): string {
+  return attribution({
+    dataset: spec.dataset,
+    revision: spec.revision,
+    license: spec.license,
+    url: DATASET_URL,
+    questionSet: spec.question_set,
+  });
 }
 
 /**

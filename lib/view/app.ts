@@ -33,7 +33,7 @@ import { compareHref, comparePage, type FlipPage, refusedPage } from "./page_com
 import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
-import { parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
+import { datasetLabel, parseRunsQuery, runsPage, selectRuns } from "./page_runs.ts";
 import { type RunPageReport, runPageReport, runPageReportOf } from "./run_report.ts";
 import type { StateSource } from "./states.ts";
 
@@ -78,6 +78,7 @@ function runJson(entry: CatalogRun, progress?: RunProgress) {
     id: entry.id,
     status: run.status,
     workflow: run.spec.workflow,
+    dataset: datasetLabel(run.spec),
     endpoint: run.spec.endpoint,
     engine: run.spec.engine,
     model: run.spec.model,
@@ -153,7 +154,9 @@ export function createViewApp(context: ViewContext): Hono {
   const casesOf = async (entry: CatalogRun, records: readonly DecisionRecord[]) => {
     const cases = new Map<string, Case | null>();
     for (const r of records) {
-      if (!cases.has(r.case)) cases.set(r.case, await states.caseOf(entry.run.spec, r.case));
+      if (!cases.has(r.case)) {
+        cases.set(r.case, await states.caseOf(entry.run.spec, r.case, { runDir: entry.dir }));
+      }
     }
     return cases;
   };
@@ -265,10 +268,14 @@ export function createViewApp(context: ViewContext): Hono {
     const problems = [...parsed.problems];
     let textCases: string[] | null = null;
     if (parsed.filter.text !== undefined) {
-      textCases = await states.casesMatching(entry.run.spec, parsed.filter.text);
+      const runDir = { runDir: entry.dir };
+      textCases = await states.casesMatching(entry.run.spec, parsed.filter.text, runDir);
       if (textCases === null) {
+        const why = await states.problemOf(entry.run.spec, runDir);
         problems.push(
-          "the states of this run are not at hand (another dataset revision), so the text is matched against case ids only",
+          `${
+            why ?? "The states of this run are not at hand"
+          }, so the text is matched against case ids only`,
         );
       }
     }
@@ -313,17 +320,27 @@ export function createViewApp(context: ViewContext): Hono {
       c.req.param("question") ?? "",
     );
     if (!record) return null;
-    return { entry, record, state: await states.caseOf(entry.run.spec, record.case) };
+    const runDir = { runDir: entry.dir };
+    const state = await states.caseOf(entry.run.spec, record.case, runDir);
+    const missing = state === null ? await states.problemOf(entry.run.spec, runDir) : null;
+    return { entry, record, state, missing };
   };
   app.get("/runs/:id/decisions/:case/:question", async (c) => {
     const found = await oneDecision(c);
     if (!found) return missing(c, "that decision");
-    return htmlPage(c, decisionPage(found.entry, found.record, found.state));
+    return htmlPage(
+      c,
+      decisionPage(found.entry, found.record, found.state, { missing: found.missing }),
+    );
   });
   app.get("/api/runs/:id/decisions/:case/:question", async (c) => {
     const found = await oneDecision(c);
     if (!found) return missing(c, "that decision");
-    return c.json({ decision: found.record, state: found.state?.state ?? null });
+    return c.json({
+      decision: found.record,
+      state: found.state?.state ?? null,
+      ...(found.missing !== null ? { state_note: found.missing } : {}),
+    });
   });
 
   // Comparison.

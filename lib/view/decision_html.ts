@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Case } from "../dataset/mod.ts";
+import { type Case, type LevelsOf, levelText } from "../dataset/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
 import { num } from "../report/mod.ts";
 import { decisionHref, type Html, html } from "./_layout.ts";
@@ -55,6 +55,7 @@ export interface DistributionColumn {
  * @param options Option keys in order.
  * @param columns The distributions.
  * @param gold The gold label (its row is marked).
+ * @param question The question, when known: a score question's rows show each level's text.
  * @returns The table.
  */
 export function distributionTable(
@@ -62,6 +63,7 @@ export function distributionTable(
   options: readonly string[],
   columns: readonly DistributionColumn[],
   gold: string,
+  question?: LevelsOf,
 ): Html {
   return html`
     <table class="dist">
@@ -78,7 +80,7 @@ export function distributionTable(
               class="gold-row"
             `
             : ""
-        }><th scope="row">${o}${
+        }><th scope="row">${levelText(question, o, { max: 80 })}${
           o === gold
             ? html`
               <span class="tag">gold</span>
@@ -112,13 +114,15 @@ export function distributionTable(
  * The state of a case as pretty JSON (escaped: markup in a state is shown, never run).
  *
  * @param c The case, or null when the run's states are not at hand.
+ * @param missing Why the state is not at hand (naming a changed or missing file), when known.
  * @returns The block.
  */
-export function stateBlock(c: Case | null): Html {
+export function stateBlock(c: Case | null, missing?: string | null): Html {
   if (!c) {
     return html`
-      <p
-        class="muted">The state is not at hand: the run used a dataset revision or split that is not the vendored one.</p>
+      <p class="muted" data-state-missing>${missing
+        ? `${missing}, so the state is not shown`
+        : "The state is not at hand"}</p>
     `;
   }
   return html`<pre class="state" tabindex="0" aria-label="State of case ${c.id}">${
@@ -130,15 +134,22 @@ export function stateBlock(c: Case | null): Html {
  * The facts of one decision as a definition list.
  *
  * @param r The decision.
+ * @param question Its question, when known: a score question's answer and gold show the level's
+ *   text.
+ * @param lane What the run calls its groups: `lane` (a user file) or `workflow`.
  * @returns The list.
  */
-export function decisionFacts(r: DecisionRecord): Html {
+export function decisionFacts(
+  r: DecisionRecord,
+  question?: LevelsOf,
+  lane: "lane" | "workflow" = "workflow",
+): Html {
   const facts: [string, string][] = [
-    ["workflow", r.workflow],
+    [lane, r.workflow],
     ["type", r.type],
-    ["answer", r.answer ?? "—"],
+    ["answer", levelText(question, r.answer) ?? "—"],
     ["confidence", num(r.confidence)],
-    ["gold", r.gold ?? "none (unlabelled)"],
+    ["gold", levelText(question, r.gold) ?? "none (unlabelled)"],
     ["outcome", outcomeOf(r)],
     ["KL", num(r.kl ?? null)],
     ["Brier", num(r.brier ?? null)],
@@ -168,20 +179,29 @@ export function decisionFacts(r: DecisionRecord): Html {
 export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null): Html {
   const outcome = outcomeOf(r);
   const options = optionOrder([r]);
+  const question = c?.questions[r.question];
   return html`
     <details class="decision ${outcome}" data-case="${r.case}" data-question="${r.question}">
       <summary><span class="who">${r.case} · ${r
-        .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${r
-        .answer ?? "—"} at ${num(r.confidence)}, ${r.gold === null
+        .question}</span> <span class="badge ${outcome}">${outcome}</span> <span class="what">answer ${levelText(
+          question,
+          r.answer,
+        ) ?? "—"} at ${num(r.confidence)}, ${r.gold === null
         ? "no gold label"
-        : `gold ${r.gold}`}</span></summary>
+        : `gold ${levelText(question, r.gold) ?? r.gold}`}</span></summary>
       <div class="open">
-    ${decisionFacts(r)}
+    ${decisionFacts(r, question)}
     <div class="split">
-    ${distributionTable("Predicted and gold distributions, in option order", options, [
-      { label: "predicted", values: r.predicted, pick: r.answer },
-      { label: "gold", values: r.gold_probabilities, pick: null },
-    ], r.gold ?? "")}
+    ${distributionTable(
+      "Predicted and gold distributions, in option order",
+      options,
+      [
+        { label: "predicted", values: r.predicted, pick: r.answer },
+        { label: "gold", values: r.gold_probabilities, pick: null },
+      ],
+      r.gold ?? "",
+      question,
+    )}
     <div>${stateBlock(c)}</div>
     </div>
     <p><a href="${decisionHref(

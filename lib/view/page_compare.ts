@@ -13,7 +13,7 @@ import { interval, metricText, num, pct, type RunComparison } from "../report/mo
 import type { CatalogRun } from "./catalog.ts";
 import type { Flip } from "./compare.ts";
 import { distributionTable, optionOrder, outcomeOf, stateBlock } from "./decision_html.ts";
-import { decisionHref, type Html, html, notice, page, runHref } from "./_layout.ts";
+import { decisionHref, type Html, html, notice, page, runDataset, runHref } from "./_layout.ts";
 
 /** A page of flipped decisions. */
 export interface FlipPage {
@@ -291,7 +291,7 @@ ${flipPager(m)}</section>`;
       <p
         class="muted">As <code>deno task compare</code> computes it: the paired bootstrap resamples shared cases (seed 0); a decision with an error counts as wrong.</p>
     `,
-    { crumbs: [{ label: `${m.a.id} vs ${m.b.id}` }] },
+    { crumbs: [{ label: `${m.a.id} vs ${m.b.id}` }], dataset: runDataset(m.a.run.spec) },
   );
 }
 

@@ -17,7 +17,7 @@ import {
   type Order,
   OUTCOMES,
 } from "./explorer.ts";
-import { type Html, html, notice, page, runHref } from "./_layout.ts";
+import { type Html, html, notice, page, runDataset, runHref } from "./_layout.ts";
 
 /**
  * The explorer's link for a filter.
@@ -195,6 +195,9 @@ ${filterForm(entry.id, m.facets, m.filter, m.order)}
       result.decisions.map((r) => decisionDetails(entry.id, r, m.cases.get(r.case) ?? null))
     }</div>
 ${pager(entry.id, m.filter, result, m.order)}`,
-    { crumbs: [{ label: entry.id, href: runHref(entry.id) }, { label: "Decisions" }] },
+    {
+      crumbs: [{ label: entry.id, href: runHref(entry.id) }, { label: "Decisions" }],
+      dataset: runDataset(entry.run.spec),
+    },
   );
 }

@@ -6,12 +6,22 @@
  * @module
  */
 import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "../export/mod.ts";
-import { COLUMN_METRICS, rating } from "../metrics/mod.ts";
-import { breakdownData, metricInterval, metricText, num, type TableData } from "../report/mod.ts";
+import { COLUMN_METRICS } from "../metrics/mod.ts";
+import {
+  breakdownData,
+  laneWord,
+  metricInterval,
+  metricText,
+  num,
+  runRating,
+  type TableData,
+  thresholdName,
+} from "../report/mod.ts";
 import type { CatalogRun, RunProgress } from "./catalog.ts";
 import type { ErrorGroup, Facets } from "./explorer.ts";
 import { CONFIDENT_MISTAKES, explorerHref, filterForm } from "./page_explorer.ts";
 import type { RunPageReport } from "./run_report.ts";
+import { datasetLabel } from "./page_runs.ts";
 import {
   decisionHref,
   type Html,
@@ -20,6 +30,7 @@ import {
   notice,
   page,
   raw,
+  runDataset,
   shortTime,
   statusBadge,
 } from "./_layout.ts";
@@ -106,7 +117,8 @@ export function runPage(m: RunModel): Html {
   const latency = s?.latency as { p50?: number; p95?: number } | null | undefined;
   const header = html`
     <p
-      class="sub">${statusBadge(run.status)} · ${spec.workflow} · ${spec.endpoint} (${spec
+      class="sub">${statusBadge(run.status)} · ${spec.workflow} on ${datasetLabel(spec)} · ${spec
+        .endpoint} (${spec
         .engine}) · model ${run.model_reported && run.model_reported !== spec.model
         ? `${spec.model} (answered by ${run.model_reported})`
         : spec.model} · fingerprint <code>${spec.fingerprint}</code> · started ${shortTime(
@@ -136,11 +148,13 @@ export function runPage(m: RunModel): Html {
     <section aria-labelledby="summary-h">
       <h2 id="summary-h">Summary</h2>
       <div class="cards">
-    ${card(
-      "rating",
-      s && answered !== null ? rating({ answered, metrics: { accuracy } }) : "—",
-      `status ${run.status}`,
-    )}
+    ${spec.question_set === undefined
+      ? card(
+        "rating",
+        s && answered !== null ? runRating(spec, { answered, metrics: { accuracy } }) : "—",
+        `status ${run.status}`,
+      )
+      : ""}
     ${COLUMN_METRICS.map((metric) => {
       const value = metricOf(s, metric.name);
       const ci = metricInterval(metric, intervalOf(s, metric.name));
@@ -238,7 +252,7 @@ export function runPage(m: RunModel): Html {
           <tbody>${run.thresholds.map((t) =>
             html`
               <tr>
-                <th scope="row">${t.metric}</th>
+                <th scope="row">${thresholdName(t)}</th>
                 <td>${t.op} ${t.limit}</td>
                 <td class="n">${t.value === null ? "n/a" : num(t.value)}</td>
                 <td><span class="badge ${t.pass ? "pass" : "fail"}">${t.pass
@@ -254,16 +268,17 @@ export function runPage(m: RunModel): Html {
   const explore =
     html`<section aria-labelledby="explore-h"><h2 id="explore-h">Explore decisions</h2>
 ${filterForm(entry.id, m.facets, {}, "dataset")}</section>`;
+  const lane = laneWord(spec);
   const charts = report.charts.byWorkflow
     ? html`<section aria-labelledby="charts-h"><h2 id="charts-h">Charts</h2>
 <div class="grid">
-${figure(report.charts.byWorkflow, "Accuracy by workflow with 95% intervals", "chart-workflow")}
+${figure(report.charts.byWorkflow, `Accuracy by ${lane} with 95% intervals`, "chart-workflow")}
 ${figure(report.charts.byType, "Accuracy by question type with 95% intervals", "chart-type")}
 </div>
 ${
       figure(
         report.charts.byQuestion,
-        "Accuracy by question (workflow/question) with 95% intervals",
+        `Accuracy by question (${lane}/question) with 95% intervals`,
         "chart-question",
       )
     }
@@ -294,7 +309,13 @@ ${
     : "";
   const tables = report.byWorkflow.length
     ? html`<section aria-labelledby="tables-h"><h2 id="tables-h">By lane, question and type</h2>
-${dataTable("By workflow (lane)", breakdownData(report.byWorkflow), "by-workflow")}
+${
+      dataTable(
+        lane === "lane" ? "By lane" : "By workflow (lane)",
+        breakdownData(report.byWorkflow),
+        "by-workflow",
+      )
+    }
 ${dataTable("By question", breakdownData(report.byQuestion), "by-question")}
 ${dataTable("By question type", breakdownData(report.byType), "by-type")}</section>`
     : "";
@@ -337,8 +358,11 @@ ${dataTable("By question type", breakdownData(report.byType), "by-type")}</secti
       ${header}${live}${warnings}${cards}${measures}${thresholds}${explore}${charts}${tables}${errorSection}
       <p
         class="muted">Intervals are seeded 95% bootstrap intervals resampling cases (seed ${spec
-          .seed}), as in report.html. Errors count as misses; KL, Brier, ECE and NLL cover answered decisions. ECE is the standard 10-bin top-label ECE, not the dataset card's.</p>
+          .seed}), as in report.html. Errors count as misses; KL, Brier, ECE and NLL cover answered decisions. ECE is the standard 10-bin top-label ECE${spec
+            .question_set === undefined
+          ? ", not the dataset card's"
+          : ""}.</p>
     `,
-    { crumbs: [{ label: entry.id }] },
+    { crumbs: [{ label: entry.id }], dataset: runDataset(spec) },
   );
 }

@@ -1,12 +1,14 @@
 /**
- * `/`: every run in a table that sorts (column header links) and filters (search box, status and
- * workflow), with a checkbox per run to compare two. A running run shows its progress, which the
+ * `/`: every run in a table that sorts (column header links) and filters (search box, status,
+ * workflow and dataset), with a checkbox per run to compare two. A running run shows its progress, which the
  * page's script refreshes while it runs.
  *
  * @module
  */
 import { metricOf, SUMMARY_METRICS } from "../export/mod.ts";
 import { COLUMN_METRICS } from "../metrics/mod.ts";
+import { basename } from "node:path";
+import type { RunSpec } from "../record/mod.ts";
 import type { CatalogRun, RunProgress } from "./catalog.ts";
 import {
   type Html,
@@ -27,6 +29,8 @@ export interface RunsQuery {
   status: string;
   /** Only this workflow ("" for all). */
   workflow: string;
+  /** Only runs on this dataset, as {@linkcode datasetLabel} names it ("" for all). */
+  dataset: string;
   /** Sort key: a column name or a metric name. */
   sort: string;
   /** Sort direction. */
@@ -37,6 +41,7 @@ export interface RunsQuery {
 const TEXT_KEYS = [
   "id",
   "workflow",
+  "dataset",
   "model",
   "endpoint",
   "status",
@@ -58,9 +63,24 @@ export function parseRunsQuery(params: URLSearchParams): RunsQuery {
     q: (params.get("q") ?? "").trim(),
     status: params.get("status") ?? "",
     workflow: params.get("workflow") ?? "",
+    dataset: params.get("dataset") ?? "",
     sort: known ? sort : "started",
     order: params.get("order") === "asc" ? "asc" : "desc",
   };
+}
+
+/**
+ * The dataset a run used, as the runs table names it: Typed Decisions, or the user's file by its
+ * name and sha256 prefix (two versions of one file are two datasets).
+ *
+ * @param spec The run's spec.
+ * @returns e.g. `Typed Decisions` or `tickets.csv (4449ecb9)`.
+ */
+export function datasetLabel(spec: Pick<RunSpec, "question_set">): string {
+  const set = spec.question_set;
+  return set?.kind === "file"
+    ? `${basename(set.path)} (${set.sha256.slice(0, 8)})`
+    : "Typed Decisions";
 }
 
 function sortValue(entry: CatalogRun, key: string): string | number | null {
@@ -70,6 +90,8 @@ function sortValue(entry: CatalogRun, key: string): string | number | null {
       return entry.id;
     case "workflow":
       return run.spec.workflow;
+    case "dataset":
+      return datasetLabel(run.spec);
     case "model":
       return run.model_reported ?? run.spec.model;
     case "endpoint":
@@ -97,9 +119,11 @@ export function selectRuns(runs: readonly CatalogRun[], query: RunsQuery): Catal
   const shown = runs.filter((r) => {
     if (query.status && r.run.status !== query.status) return false;
     if (query.workflow && r.run.spec.workflow !== query.workflow) return false;
+    if (query.dataset && datasetLabel(r.run.spec) !== query.dataset) return false;
     if (!needle) return true;
     const s = r.run.spec;
-    return [r.id, s.workflow, s.model, r.run.model_reported ?? "", s.endpoint, s.engine]
+    const dataset = datasetLabel(s);
+    return [r.id, s.workflow, dataset, s.model, r.run.model_reported ?? "", s.endpoint, s.engine]
       .some((t) => t.toLowerCase().includes(needle));
   });
   const sign = query.order === "asc" ? 1 : -1;
@@ -121,6 +145,7 @@ function sortHeader(label: string, key: string, query: RunsQuery, numeric: boole
   if (query.q) params.set("q", query.q);
   if (query.status) params.set("status", query.status);
   if (query.workflow) params.set("workflow", query.workflow);
+  if (query.dataset) params.set("dataset", query.dataset);
   params.set("sort", key);
   params.set("order", next);
   const state = active ? (query.order === "asc" ? "ascending" : "descending") : "none";
@@ -167,11 +192,16 @@ export function runsPage(
 ): Html {
   const shown = selectRuns(runs, query);
   const workflows = [...new Set(runs.map((r) => r.run.spec.workflow))].sort();
+  const datasets = [...new Set(runs.map((r) => datasetLabel(r.run.spec)))].sort();
+  // The footer credits Typed Decisions as its licence asks, and names every other dataset listed.
+  const credits = datasets.map((d) =>
+    d === "Typed Decisions" ? "Typed Decisions (LocalLLaMA/typed-decisions, Apache-2.0)" : d
+  );
   const statuses = ["running", "completed", "incomplete", "interrupted"];
   const metrics = COLUMN_METRICS;
   const filters =
     html`<form class="filters" method="get" action="/" role="search" aria-label="Filter runs">
-<div><label for="q">Search</label><input id="q" name="q" type="search" value="${query.q}" placeholder="run id, workflow, model, endpoint"></div>
+<div><label for="q">Search</label><input id="q" name="q" type="search" value="${query.q}" placeholder="run id, workflow, dataset, model, endpoint"></div>
 <div><label for="status">Status</label><select id="status" name="status"><option value="">any</option>${
       statuses.map((s) =>
         html`
@@ -194,6 +224,17 @@ export function runsPage(
         `
       )
     }</select></div>
+<div><label for="dataset">Dataset</label><select id="dataset" name="dataset"><option value="">any</option>${
+      datasets.map((d) =>
+        html`
+          <option value="${d}" ${query.dataset === d
+            ? html`
+              selected
+            `
+            : ""}>${d}</option>
+        `
+      )
+    }</select></div>
 <input type="hidden" name="sort" value="${query.sort}"><input type="hidden" name="order" value="${query.order}">
 <div><button type="submit">Apply</button> <a href="/">Clear</a></div>
 </form>`;
@@ -208,6 +249,7 @@ export function runsPage(
 <td><input type="checkbox" name="run" value="${entry.id}" id="pick-${entry.id}" aria-label="Select run ${entry.id} to compare"></td>
 <td><a href="${runHref(entry.id)}">${entry.id}</a></td>
 <td>${run.spec.workflow}</td>
+<td class="dataset">${datasetLabel(run.spec)}</td>
 <td>${run.model_reported ?? run.spec.model}</td>
 <td class="endpoint">${run.spec.endpoint}</td>
 <td>${progressCell(entry, progress.get(entry.id))}</td>
@@ -222,13 +264,15 @@ ${metrics.map((m) => metricCell(run.summary, m, m.format === "percent"))}
         class="compare-bar"><button type="submit" id="compare-button">Compare the two ticked runs</button> <span id="compare-status" class="muted" aria-live="polite">Tick two runs to compare them.</span></div>
       <div class="scroll">
         <table class="runs">
-          <caption>${shown.length} of ${runs.length} runs${query.q || query.status || query.workflow
+          <caption>${shown.length} of ${runs
+            .length} runs${query.q || query.status || query.workflow || query.dataset
             ? " (filtered)"
             : ""}</caption>
           <thead>
             <tr><th scope="col"><span class="visually-hidden">Compare</span></th>
     ${sortHeader("Run", "id", query, false)}
     ${sortHeader("Workflow", "workflow", query, false)}
+    ${sortHeader("Dataset", "dataset", query, false)}
     ${sortHeader("Model", "model", query, false)}
     ${sortHeader("Endpoint", "endpoint", query, false)}
     ${sortHeader("Status", "status", query, false)}
@@ -255,5 +299,6 @@ ${metrics.map((m) => metricCell(run.summary, m, m.format === "percent"))}
       <p
         class="muted">Accuracy with its 95% bootstrap interval (resampling cases); KL, Brier, ECE and NLL over answered decisions; n/a when a run has no value.</p>
     `,
+    { dataset: credits },
   );
 }

@@ -104,7 +104,7 @@ export async function runPageReport(
     byWorkflow: ordered("workflow", rows.byWorkflow),
     byQuestion: ordered("question", rows.byQuestion),
     points,
-  });
+  }, run.spec.question_set === undefined);
 }
 
 /**
@@ -115,26 +115,31 @@ export async function runPageReport(
  * @returns The breakdowns and the charts' SVG text.
  */
 export function runPageReportOf(report: RunReport): RunPageReport {
-  return pageReport(report);
+  return pageReport(report, report.run.spec.question_set === undefined);
 }
 
-/** The page's breakdowns as given, and its charts drawn from them and from the points. */
+/**
+ * The page's breakdowns as given, and its charts drawn from them and from the points; the card's
+ * reference lines (prior, teacher) only for a card-protocol run.
+ */
 function pageReport(
   report: Pick<RunReport, "byType" | "byWorkflow" | "byQuestion"> & {
     points: readonly ChartPoint[] | RunReport["points"];
   },
+  cardProtocol: boolean,
 ): RunPageReport {
   const { byType, byWorkflow, byQuestion, points } = report;
   const empty = points.length === 0;
+  const referencePoints = cardProtocol;
   return {
     byType,
     byWorkflow,
     byQuestion,
     charted: points.filter((p) => p.confidence !== null).length,
     charts: {
-      byWorkflow: empty ? "" : accuracyChart(byWorkflow),
-      byType: empty ? "" : accuracyChart(byType),
-      byQuestion: empty ? "" : accuracyChart(byQuestion, { width: 1000 }),
+      byWorkflow: empty ? "" : accuracyChart(byWorkflow, { referencePoints }),
+      byType: empty ? "" : accuracyChart(byType, { referencePoints }),
+      byQuestion: empty ? "" : accuracyChart(byQuestion, { width: 1000, referencePoints }),
       reliability: empty ? "" : reliabilityChart(reliabilityTable(points)),
       histogram: empty ? "" : confidenceHistogram(points),
       riskCoverage: empty ? "" : riskCoverageChart(points),

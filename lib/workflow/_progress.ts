@@ -17,6 +17,16 @@ export interface ProgressContext {
   decisions: number;
   /** Cases kept from an earlier invocation. */
   resumed: number;
+  /**
+   * Correct decisions among the kept cases'.
+   * @default 0
+   */
+  keptCorrect?: number | undefined;
+  /**
+   * Labelled decisions (with gold) among the kept cases'.
+   * @default 0
+   */
+  keptLabelled?: number | undefined;
 }
 
 /** Emits the run's `start`, `case` and `summary` events. */
@@ -51,6 +61,8 @@ export class ProgressSink implements RunSink {
       decisions: this.context.decisions,
       fingerprint: run.spec.fingerprint,
       resumed: this.context.resumed,
+      kept_correct: this.context.keptCorrect ?? 0,
+      kept_labelled: this.context.keptLabelled ?? 0,
     });
   }
 

@@ -73,6 +73,10 @@ export type RunEvent =
     decisions: number;
     fingerprint: string;
     resumed: number;
+    /** Correct decisions among the kept cases' (a resume). */
+    kept_correct: number;
+    /** Labelled decisions (with gold) among the kept cases'. */
+    kept_labelled: number;
   }
   | {
     event: "case";
@@ -626,6 +630,15 @@ export async function runPrepared(
     ...(prior ? { flag: "--resume" } : {}),
   });
   const kept = keptCases.size;
+  // The kept decisions' figures, so a resume's progress starts from them.
+  let keptCorrect = 0;
+  let keptLabelled = 0;
+  for (const records of keptCases.values()) {
+    for (const r of records) {
+      if (r.correct) keptCorrect++;
+      if (r.gold !== null) keptLabelled++;
+    }
+  }
   // Errored, torn, duplicate and unselected lines dropped before appending (a streamed copy, made
   // only when there are any): the file then holds each kept decision once.
   if (keepLines !== null) await compactDecisions(join(dir, "decisions.jsonl"), keepLines);
@@ -659,6 +672,8 @@ export async function runPrepared(
       cases: source.count,
       decisions: source.decisions,
       resumed: kept,
+      keptCorrect,
+      keptLabelled,
     }),
     ...(options.sinks ?? []),
   ];
