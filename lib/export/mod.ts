@@ -36,3 +36,10 @@ export {
 export { CSV_COLUMNS } from "./csv.ts";
 export { EXPORT_FORMAT_REGISTRY, type ExportFormat, exportFormat } from "./formats.ts";
 export { writeExport, type WriteExportOptions } from "./write.ts";
+export { TRAIN_SPLIT_PREDICTORS, trainSplitPredictor } from "./eval_results.ts";
+export {
+  EVALUATOR_RELATIONSHIPS,
+  type EvaluatorRelationship,
+  MODEL_AVAILABILITIES,
+  type ModelAvailability,
+} from "./_eee_provenance.ts";

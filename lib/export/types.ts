@@ -39,6 +39,21 @@ export interface ExportOptions {
    */
   modelId?: string | undefined;
   /**
+   * The organisation that ran the evaluation (`every-eval-ever`'s `source_organization_name`).
+   * @default "unknown"
+   */
+  organization?: string | undefined;
+  /**
+   * The evaluator's relationship to the model (`every-eval-ever`'s `evaluator_relationship`).
+   * @default "first_party" for the embedded reference server, else "third_party"
+   */
+  relationship?: "first_party" | "third_party" | "collaborative" | "other" | undefined;
+  /**
+   * Whether the model's weights are published (`every-eval-ever`'s `model_availability`).
+   * @default "open_weights" for the embedded reference server, else "unknown"
+   */
+  availability?: "open_weights" | "closed_weights" | "unknown" | undefined;
+  /**
    * A public link to the run's evidence (traces, logs) for `eval-results`' `source.url`.
    * @default undefined (no source block)
    */
