@@ -34,6 +34,12 @@ export {
   type SummaryLike,
 } from "./summary_values.ts";
 export { CSV_COLUMNS } from "./csv.ts";
+export {
+  exportParquet,
+  PARQUET_COLUMNS,
+  PARQUET_ROW_GROUP_ROWS,
+  type ParquetExportOptions,
+} from "./parquet.ts";
 export { EXPORT_FORMAT_REGISTRY, type ExportFormat, exportFormat } from "./formats.ts";
 export { writeExport, type WriteExportOptions } from "./write.ts";
 export { TRAIN_SPLIT_PREDICTORS, trainSplitPredictor } from "./eval_results.ts";
