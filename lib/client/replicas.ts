@@ -62,7 +62,9 @@ class Replica {
   addLatency(ms: number): void {
     this.#latencySum += ms;
     this.#latencyMax = Math.max(this.#latencyMax, ms);
-    const i = ms <= BUCKET_BASE ? 0 : Math.ceil(Math.log(ms / BUCKET_BASE) / Math.log(BUCKET_GROWTH));
+    const i = ms <= BUCKET_BASE
+      ? 0
+      : Math.ceil(Math.log(ms / BUCKET_BASE) / Math.log(BUCKET_GROWTH));
     this.#histogram[Math.min(i, BUCKETS - 1)]!++;
   }
 
@@ -266,7 +268,8 @@ export class ReplicaSet {
           reply: null,
           error: {
             kind: "network",
-            message: `Cannot reach any replica: all ${this.#replicas.length} were left out after ${this.#excludeAfter} failed requests in a row`,
+            message:
+              `Cannot reach any replica: all ${this.#replicas.length} were left out after ${this.#excludeAfter} failed requests in a row`,
             status: null,
           },
           fatal: false,
