@@ -154,7 +154,11 @@ async function main(args: string[]): Promise<number> {
   console.log(
     `decibench reference server (predictor ${server.predictor}${faults}${slots}) listening on ${server.url}`,
   );
-  await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve()));
+  // Ctrl+C, SIGTERM, or the server stopping on its own (--stop-after).
+  await Promise.race([
+    new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve())),
+    server.stopped,
+  ]);
   await server.close();
   // The listeners stay until the process exits: one Ctrl+C can arrive twice (the terminal's
   // process group, and `deno task` forwarding it), and a late copy must not kill it with 130.

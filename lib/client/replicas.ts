@@ -173,13 +173,18 @@ export class ReplicaSet {
     return this.#replicas.map((r) => r.stats());
   }
 
-  /** The least-loaded live replica with a free slot (not `avoid` while another has one). */
+  /**
+   * The least-loaded live replica with a free slot (in-flight ÷ slots, the first listed on a
+   * tie); never `avoid` (where the case just failed) while another replica is live, even if that
+   * one must be waited for.
+   */
   #pick(avoid: number | null): number | null {
+    const skip = avoid !== null && this.live > 1 ? avoid : null;
     let best: number | null = null;
     let bestLoad = Infinity;
     for (const [i, r] of this.#replicas.entries()) {
-      if (r.excluded || r.inFlight >= r.slots) continue;
-      const load = r.inFlight / r.slots + (i === avoid ? 1 : 0);
+      if (r.excluded || r.inFlight >= r.slots || i === skip) continue;
+      const load = r.inFlight / r.slots;
       if (load < bestLoad) {
         best = i;
         bestLoad = load;

@@ -27,6 +27,7 @@ import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import { protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
+import { replicaData } from "./replicas.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions {
@@ -221,6 +222,8 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         : "No request answered."
     }</p>`,
   );
+  const replicas = replicaData(run);
+  if (replicas.rows.length) out.push("<h2>Replicas</h2>", htmlData(replicas));
   const wrong = disagreementData(report.disagreements, options.disagreements ?? 20);
   out.push(
     "<h2>Most confident disagreements with gold</h2>",

@@ -132,6 +132,8 @@ export interface ReferenceServer extends AsyncDisposable {
   readonly slots: number | undefined;
   /** Stops listening, releases requests held by faults or latency, and waits for the rest. */
   close(): Promise<void>;
+  /** Settles once the server has stopped: closed, or stopped on its own (`stopAfter`). */
+  readonly stopped: Promise<void>;
   /** A snapshot of the counters. */
   stats(): ServerStats;
 }
@@ -253,11 +255,13 @@ export async function startReferenceServer(
   const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${boundPort}`;
 
   let closing: Promise<void> | undefined;
+  const { promise: stopped, resolve: markStopped } = Promise.withResolvers<void>();
   const close = (): Promise<void> => {
     closing ??= (async () => {
       options.signal?.removeEventListener("abort", onAbort);
       handler.release();
       await server.shutdown();
+      markStopped();
     })();
     return closing;
   };
@@ -275,6 +279,7 @@ export async function startReferenceServer(
     predictor: predictor.name,
     slots,
     close,
+    stopped,
     stats: () => snapshotStats(handler.stats),
     [Symbol.asyncDispose]: close,
   };
