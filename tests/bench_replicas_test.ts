@@ -63,6 +63,35 @@ Deno.test("a run over two replicas, one killed mid-run, completes and counts eac
     assert.match(md, /## Replicas/);
     assert.ok(md.includes(`| ${rb.url} | 1 | ${rb.requests} | 20 | ${rb.errors} |`), md);
     assert.match(await Deno.readTextFile(join(dir, "report.html")), /<h2>Replicas<\/h2>/);
+
+    // --parallel N: N in flight on each replica, whatever their slots.
+    await using c = await startReferenceServer({ predictor: "fitted", slots: 5 });
+    const both = join(tmp, "both.workflow.ts");
+    await Deno.writeTextFile(
+      both,
+      `export default ${
+        JSON.stringify({
+          name: "replicas",
+          endpoint: { replicas: [a.url, c.url], model: "decibench-reference" },
+        })
+      };\n`,
+    );
+    const fixed = join(tmp, "fixed");
+    const second = await runScript("bench.ts", [
+      both,
+      "--parallel",
+      "2",
+      "--limit",
+      "40",
+      "--out",
+      fixed,
+      "--no-db",
+    ]);
+    assert.equal(second.code, 0, second.stderr);
+    const replicas = (await readRunJson(fixed)).replicas!;
+    assert.deepEqual(replicas.map((r) => r.slots), [2, 2]);
+    assert.equal(replicas.reduce((n, r) => n + r.answered, 0), 40);
+    assert.equal(replicas[1]!.requests, c.stats().decisionRequests);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
