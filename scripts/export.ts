@@ -25,6 +25,7 @@ import {
   EXPORT_FORMAT_REGISTRY,
   exportFormat,
   MODEL_AVAILABILITIES,
+  SOURCE_EVERY_EVAL_EVER,
   trainSplitPredictor,
   writeExport,
 } from "../lib/export/mod.ts";
@@ -65,7 +66,8 @@ Without --out the files go to RUN/export/.`,
     "source-url": {
       type: "string",
       value: "URL",
-      help: "a public link to the run's traces, for eval-results' source",
+      help:
+        "a public link to the run's traces for eval-results' source, or every-eval-ever: the run's record in the Every Eval Ever datastore (export it with --format every-eval-ever and the same --model-id, then submit it there)",
     },
     org: {
       type: "string",
@@ -147,7 +149,7 @@ async function main(args: string[]): Promise<number> {
   if (organization !== undefined && organization.trim() === "") {
     throw new UsageError('Cannot use --org "": give the organisation\'s name');
   }
-  const sourceUrl = urlFlag(values["source-url"], "source-url");
+  const sourceUrl = urlFlag(values["source-url"], "source-url", [SOURCE_EVERY_EVAL_EVER]);
   const loaded = await resolveRun(positionals[0] as string);
   // A run of a predictor built from the train split is a fine-tuned row whatever is said.
   if (

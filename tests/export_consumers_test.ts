@@ -6,7 +6,7 @@
 // equal to the run's report; and the Hugging Face eval-results file holding only the figures the
 // dataset card defines, with their conventions, never a zero-shot row for a train-split model.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import YAML from "yaml";
 import { ROOT, runScript } from "./bench_cli_helpers.ts";
@@ -69,7 +69,11 @@ async function exportEee(run: MadeRun, out: string, args: string[] = []) {
     string,
     string,
   ];
-  return { samples, aggregate: JSON.parse(await Deno.readTextFile(aggregate)) as Json };
+  return {
+    samples,
+    aggregate: JSON.parse(await Deno.readTextFile(aggregate)) as Json,
+    path: relative(out, aggregate),
+  };
 }
 
 Deno.test("exports their consumers read correctly", async (t) => {
@@ -197,6 +201,26 @@ Deno.test("exports their consumers read correctly", async (t) => {
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /--trained-on-train yes\|no is required/);
 
+      // --source-url every-eval-ever: the run's record in the Every Eval Ever datastore, at the
+      // path the every-eval-ever export writes it.
+      const linked = await runScript("export.ts", [
+        fitted.dir,
+        "--format",
+        "eval-results",
+        "--source-url",
+        "every-eval-ever",
+        "--out",
+        "-",
+      ]);
+      assert.equal(linked.code, 0, linked.stderr);
+      const record = (await exportEee(fitted, join(tmp, "eee3"))).path;
+      for (const e of YAML.parse(linked.lines.join("\n"))) {
+        valid(v.evalResults, [e]);
+        assert.equal(
+          e.source.url,
+          `https://huggingface.co/datasets/evaleval/EEE_datastore/blob/main/${record}`,
+        );
+      }
       const forced = await runScript("export.ts", [
         fitted.dir,
         "--format",

@@ -12,6 +12,7 @@
 import YAML from "yaml";
 import { DATASET_ID } from "../dataset/mod.ts";
 import { leaderboardProblem } from "./card_protocol.ts";
+import { eeeRecordUrl } from "./every_eval_ever.ts";
 import { intervalOf, metricOf } from "./summary_values.ts";
 import { type ExportInput, type ExportOptions, type ExportResult, textFile } from "./types.ts";
 import { assertValid } from "./validate.ts";
@@ -51,6 +52,12 @@ export function trainSplitPredictor(run: ExportInput["run"]): string | null {
     ? predictor
     : null;
 }
+
+/**
+ * The `--source-url` keyword that links each entry to the run's Every Eval Ever record in the
+ * shared datastore.
+ */
+export const SOURCE_EVERY_EVAL_EVER = "every-eval-ever";
 
 /** The file's path inside a model repository. */
 export const EVAL_RESULTS_PATH = ".eval_results/typed-decisions.yaml";
@@ -122,6 +129,11 @@ export async function evalResultEntries(
   const training = trainedOnTrain
     ? "fine-tuned on the Typed Decisions train split"
     : "not trained on the Typed Decisions train split (zero-shot)";
+  // `every-eval-ever`: the run's record in Every Eval Ever's datastore (exported with the same
+  // --model-id, then submitted there).
+  const sourceUrl = options.sourceUrl === SOURCE_EVERY_EVAL_EVER
+    ? await eeeRecordUrl(run, options.modelId)
+    : options.sourceUrl;
   const entries: EvalResultEntry[] = [];
   for (const name of LEADERBOARD_METRICS) {
     const value = metricOf(run.summary, name);
@@ -138,8 +150,15 @@ export async function evalResultEntries(
       dataset: { id: DATASET_ID, task_id: name, revision: run.spec.revision },
       value,
       ...(run.finished_at ? { date: run.finished_at } : {}),
-      ...(options.sourceUrl !== undefined
-        ? { source: { url: options.sourceUrl, name: `decibench run ${run.id}` } }
+      ...(sourceUrl !== undefined
+        ? {
+          source: {
+            url: sourceUrl,
+            name: options.sourceUrl === SOURCE_EVERY_EVAL_EVER
+              ? `Every Eval Ever record of decibench run ${run.id}`
+              : `decibench run ${run.id}`,
+          },
+        }
         : {}),
       notes,
     };

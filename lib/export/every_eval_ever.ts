@@ -155,6 +155,26 @@ function instance(
   }));
 }
 
+/** Where Every Eval Ever's shared datastore keeps the records (`data/<collection>/…`). */
+export const EEE_DATASTORE_URL = "https://huggingface.co/datasets/evaleval/EEE_datastore";
+
+/**
+ * The address a run's Every Eval Ever record has once submitted to the shared datastore: the
+ * same `data/typed-decisions/<developer>/<model>/<uuid>.json` path the export writes (the uuid is
+ * derived from the run, so it is known before the record is published).
+ *
+ * @param run The run record.
+ * @param modelId `--model-id`, when given.
+ * @returns The URL of the record in the datastore.
+ * @throws {RangeError} When `modelId` is malformed.
+ */
+export async function eeeRecordUrl(run: RunJson, modelId?: string): Promise<string> {
+  const [developer, model] = exportModelId(run, modelId).split("/") as [string, string];
+  return `${EEE_DATASTORE_URL}/blob/main/data/${EEE_COLLECTION}/${segment(developer)}/${
+    segment(model)
+  }/${await runUuid(run)}.json`;
+}
+
 /**
  * The per-lane and per-question results (subtasks): one result per column metric and group,
  * named `typed-decisions/<lane>` or `typed-decisions/<lane>/<question>`.

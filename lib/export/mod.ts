@@ -42,7 +42,11 @@ export {
 } from "./parquet.ts";
 export { EXPORT_FORMAT_REGISTRY, type ExportFormat, exportFormat } from "./formats.ts";
 export { writeExport, type WriteExportOptions } from "./write.ts";
-export { TRAIN_SPLIT_PREDICTORS, trainSplitPredictor } from "./eval_results.ts";
+export {
+  SOURCE_EVERY_EVAL_EVER,
+  TRAIN_SPLIT_PREDICTORS,
+  trainSplitPredictor,
+} from "./eval_results.ts";
 export {
   EVALUATOR_RELATIONSHIPS,
   type EvaluatorRelationship,
