@@ -41,6 +41,21 @@ const BUCKET_BASE = 0.1;
 const BUCKET_GROWTH = 1.05;
 const BUCKETS = 360;
 
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(id);
+      reject(signal?.reason);
+    };
+    const id = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 class Replica {
   readonly engine: Engine;
   readonly slots: number;
@@ -287,7 +302,8 @@ export class ReplicaSet {
       try {
         const replica = this.#replicas[i] as Replica;
         if (i === avoid && tried > 0) {
-          await new Promise((resolve) => setTimeout(resolve, backoffMs * 2 ** (tried - 1)));
+          // The one replica left is asked again: back off first, as a single server would be.
+          await sleep(backoffMs * 2 ** (tried - 1), options.signal);
         }
         const request = tryBuild(replica.engine, input);
         outcome = "error" in request
