@@ -13,7 +13,7 @@ import type { DecisionRecord } from "../record/mod.ts";
 import type { ExportInput, ExportResult } from "./types.ts";
 
 /** Decisions per row group: one group's columns are what the export holds in memory. */
-export const PARQUET_ROW_GROUP_ROWS = 50_000;
+export const PARQUET_ROW_GROUP_ROWS = 20_000;
 
 /** The file's path under the export root. */
 export const PARQUET_PATH = "decisions.parquet";
