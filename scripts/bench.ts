@@ -268,7 +268,7 @@ async function main(args: string[]): Promise<number> {
   let errors = 0;
   const onEvent = (event: RunEvent) => {
     // What --parallel auto chose, and why: on stderr in both modes (an event too with --json).
-    if (event.event === "parallel") console.error(event.message);
+    if (event.event === "parallel" || event.event === "replica") console.error(event.message);
     if (json) {
       console.log(JSON.stringify(event));
       return;

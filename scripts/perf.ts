@@ -7,7 +7,7 @@
  *   JSONL, 3 questions per row) at each size, parallel 8, a uniform server at 0 ms: load, request
  *   phase, end of run, total, peak RSS; end of run ÷ request phase and CPU per decision.
  * - view: the first opening of the largest run's page in `deno task view`, and explorer queries.
- * - tools: peak RSS of compare, export csv, sweep and gate at that size.
+ * - tools: peak RSS of compare, export csv and parquet, sweep and gate at that size.
  * - ratio: a Typed Decisions run (400 cases, 20 ms per answer, parallel 8) ÷ a bare fetch loop.
  * - peer: the same run at parallel 4 against the Python/httpx peer (`scripts/peer/peer.py`).
  *
@@ -333,7 +333,7 @@ async function viewSection(ctx: Context): Promise<void> {
   ) say(line);
 }
 
-/** Tools: peak RSS of compare, export csv, sweep and gate over the largest runs. */
+/** Tools: peak RSS of compare, export csv and parquet, sweep and gate over the largest runs. */
 async function toolsSection(ctx: Context): Promise<void> {
   let runs: Kept[];
   try {
@@ -348,6 +348,10 @@ async function toolsSection(ctx: Context): Promise<void> {
   const tools: [string, string[]][] = [
     ["compare", at("compare", "compare.ts", a.dir, b.dir, "--out", join(ctx.out, "compare.md"))],
     ["export csv", at("export", "export.ts", a.dir, "--out", join(ctx.out, "decisions.csv"))],
+    ["export parquet", [
+      ...at("export", "export.ts", a.dir, "--format", "parquet"),
+      ...["--out", join(ctx.out, "decisions.parquet")],
+    ]],
     ["sweep", at("sweep", "sweep.ts", a.dir)],
     ["gate", [
       ...at("gate", "gate.ts", await ctx.workflow(a.rows), "--question", "urgent"),

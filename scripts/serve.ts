@@ -3,7 +3,7 @@
  *
  * ```sh
  * deno task serve [--port N] [--hostname H] [--predictor NAME] [--faults SPEC] [--seed N]
- *                 [--latency-ms N] [--slots N] [--api-key-env NAME]
+ *                 [--latency-ms N] [--slots N] [--stop-after N] [--api-key-env NAME]
  * ```
  *
  * @module
@@ -32,6 +32,8 @@ Options:
   --slots N           process at most N decision requests at once, like llama-server's slots;
                       the others wait in arrival order (default: no limit); GET /props reports
                       total_slots and /metrics llamacpp:requests_deferred
+  --stop-after N      take N decision requests, then stop as if killed: the next one's
+                      connection is reset and the server stops listening (a replica lost mid-run)
   --api-key-env NAME  require "Authorization: Bearer <key>" with the key read from env var NAME
   -h, --help          show this help`;
 
@@ -68,6 +70,7 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
       seed: { type: "string" },
       "latency-ms": { type: "string" },
       slots: { type: "string" },
+      "stop-after": { type: "string" },
       "api-key-env": { type: "string" },
       help: { type: "boolean", short: "h" },
     }, "serve");
@@ -88,6 +91,9 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
   };
   if (values.faults !== undefined) options.faults = values.faults;
   if (values.slots !== undefined) options.slots = integer("slots", values.slots, 1, 1, 4096);
+  if (values["stop-after"] !== undefined) {
+    options.stopAfter = integer("stop-after", values["stop-after"], 0, 0, Number.MAX_SAFE_INTEGER);
+  }
   const keyEnv = values["api-key-env"];
   if (keyEnv !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
@@ -148,7 +154,11 @@ async function main(args: string[]): Promise<number> {
   console.log(
     `decibench reference server (predictor ${server.predictor}${faults}${slots}) listening on ${server.url}`,
   );
-  await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve()));
+  // Ctrl+C, SIGTERM, or the server stopping on its own (--stop-after).
+  await Promise.race([
+    new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve())),
+    server.stopped,
+  ]);
   await server.close();
   // The listeners stay until the process exits: one Ctrl+C can arrive twice (the terminal's
   // process group, and `deno task` forwarding it), and a late copy must not kill it with 130.

@@ -61,7 +61,8 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
     await t.step(
       "eval-results: one entry per leaderboard metric, valid, equal to run.json",
       async () => {
-        const out = await exported(full, ["--format", "eval-results", "--trained-on-train", "no"]);
+        // The fitted predictor is trained on the train split: its rows are fine-tuned ones.
+        const out = await exported(full, ["--format", "eval-results"]);
         assert.equal(out.code, 0, out.stderr);
         const file = join(full.dir, "export", ".eval_results", "typed-decisions.yaml");
         assert.deepEqual(out.paths, [file]);
@@ -71,14 +72,13 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
           "accuracy",
           "kl",
           "brier",
-          "ece",
         ]);
         for (const e of entries) {
           assert.equal(e.dataset.id, "LocalLLaMA/typed-decisions");
           assert.equal(e.dataset.revision, full.run.spec.revision);
           assert.equal(e.value, summary.metrics[e.dataset.task_id as "accuracy"]);
           assert.equal(e.date, full.run.finished_at);
-          assert.match(e.notes, /not trained on the Typed Decisions train split \(zero-shot\)/);
+          assert.match(e.notes, /^fine-tuned on the Typed Decisions train split/);
           assert.ok(e.notes.includes(`decibench ${full.run.tool_version}`), e.notes);
           assert.equal(e.source, undefined);
         }
@@ -110,16 +110,21 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
           [
             "a --limit run",
             limited,
-            ["--trained-on-train", "no"],
+            ["--trained-on-train", "yes"],
             /it ran 40 of the 400 test cases/,
           ],
           [
             "an incomplete run",
             incomplete,
-            ["--trained-on-train", "no"],
+            ["--trained-on-train", "yes"],
             /its status is "incomplete"/,
           ],
-          ["no --trained-on-train", full, [], /--trained-on-train yes\|no is required/],
+          [
+            "--trained-on-train no for the fitted predictor",
+            full,
+            ["--trained-on-train", "no"],
+            /"fitted" predictor is built from the Typed Decisions train split/,
+          ],
           [
             "--trained-on-train maybe",
             full,
@@ -161,8 +166,10 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
         assert.equal(lines.length, 2000);
         assert.equal(aggregate.eval_library.version, full.run.tool_version);
         for (const metric of METRIC_REGISTRY) {
-          const result = aggregate.evaluation_results.find((r: { evaluation_result_id: string }) =>
-            r.evaluation_result_id === metric.name
+          // Overall results (not subtasks), found by the registry name in their parameters.
+          const result = aggregate.evaluation_results.find((r: Json) =>
+            r.evaluation_name === "typed-decisions" &&
+            r.metric_config.metric_parameters.registry_name === metric.name
           );
           assert.equal(result.score_details.score, summary.metrics[metric.name], metric.name);
           const ci = result.score_details.uncertainty.confidence_interval;
@@ -235,11 +242,11 @@ Deno.test("`deno task export` writes schema-valid eval-results, Every Eval Ever 
     });
 
     await t.step("an unknown format or a missing run is a usage error", async () => {
-      const format = await exported(full, ["--format", "parquet"]);
+      const format = await exported(full, ["--format", "xlsx"]);
       assert.equal(format.code, 2);
       assert.match(
         format.stderr,
-        /Cannot use --format "parquet": it is not a format; choose one of eval-results, every-eval-ever, csv/,
+        /Cannot use --format "xlsx": it is not a format; choose one of eval-results, every-eval-ever, csv, parquet/,
       );
       const missing = await runScript("export.ts", [join(tmp, "nowhere")]);
       assert.equal(missing.code, 2);

@@ -65,6 +65,13 @@ export {
 } from "./not_a_server.ts";
 export { pool } from "./pool.ts";
 export {
+  REPLICA_EXCLUDE_AFTER,
+  type ReplicaOutcome,
+  ReplicaSet,
+  type ReplicaSetOptions,
+  type ReplicaStats,
+} from "./replicas.ts";
+export {
   chooseParallel,
   FALLBACK_PARALLEL,
   type ParallelChoice,

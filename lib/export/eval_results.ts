@@ -2,20 +2,62 @@
  * The Hugging Face Hub's `.eval_results/*.yaml` file: the results a model repository adds to
  * appear on a benchmark dataset's leaderboard (huggingface/hub-docs `eval_results.yaml`,
  * huggingface_hub's `EvalResultEntry`). One entry per leaderboard metric of the Typed Decisions
- * card — accuracy, KL from gold, Brier and ECE — each with the dataset revision, the run date and
- * notes naming the decibench version and whether the model was trained on the train split.
+ * card that decibench computes by the card's definition — accuracy, KL from gold and Brier — each
+ * with the dataset revision, the run date and notes naming the decibench version, whether the
+ * model was trained on the train split and the conventions behind the figure (KL floor, pooling,
+ * tie rule). The card's ECE definition is unpublished, so decibench's 10-bin ECE is not exported.
  *
  * @module
  */
 import YAML from "yaml";
 import { DATASET_ID } from "../dataset/mod.ts";
 import { leaderboardProblem } from "./card_protocol.ts";
+import { eeeRecordUrl } from "./every_eval_ever.ts";
 import { intervalOf, metricOf } from "./summary_values.ts";
 import { type ExportInput, type ExportOptions, type ExportResult, textFile } from "./types.ts";
 import { assertValid } from "./validate.ts";
 
-/** The card's leaderboard metrics, each exported as one entry whose `task_id` is its name. */
-export const LEADERBOARD_METRICS: readonly string[] = ["accuracy", "kl", "brier", "ece"];
+/**
+ * The card's leaderboard metrics decibench computes by the card's definitions, each exported as
+ * one entry whose `task_id` is its name (the card's ECE column has no published definition).
+ */
+export const LEADERBOARD_METRICS: readonly string[] = ["accuracy", "kl", "brier"];
+
+/** The conventions behind each exported figure, stated in its notes. */
+const CONVENTIONS: Readonly<Record<string, string>> = {
+  accuracy:
+    "accuracy = predicted answer (argmax; on a tie the option listed first wins) equals the gold label; failed decisions count as misses; pooled over all decisions",
+  kl:
+    "KL(gold || predicted) in nats, predicted probabilities floored at 1e-12; mean pooled over all decisions, not averaged per question",
+  brier:
+    "Brier = sum over the union of answers of (predicted - gold probability)^2, range 0-2; mean pooled over all decisions, not averaged per question",
+};
+
+/**
+ * Reference-server predictors built from the Typed Decisions train split: a run of one of them
+ * is a fine-tuned row, never a zero-shot one.
+ */
+export const TRAIN_SPLIT_PREDICTORS: readonly string[] = ["fitted", "prior"];
+
+/**
+ * Whether a run answered with a predictor built from the train split (the embedded reference
+ * server's `fitted` or `prior`).
+ *
+ * @param run The run record.
+ * @returns The predictor's name, or null.
+ */
+export function trainSplitPredictor(run: ExportInput["run"]): string | null {
+  const predictor = run.spec.reference?.predictor;
+  return typeof predictor === "string" && TRAIN_SPLIT_PREDICTORS.includes(predictor)
+    ? predictor
+    : null;
+}
+
+/**
+ * The `--source-url` keyword that links each entry to the run's Every Eval Ever record in the
+ * shared datastore.
+ */
+export const SOURCE_EVERY_EVAL_EVER = "every-eval-ever";
 
 /** The file's path inside a model repository. */
 export const EVAL_RESULTS_PATH = ".eval_results/typed-decisions.yaml";
@@ -66,7 +108,14 @@ export async function evalResultEntries(
   options: ExportOptions,
 ): Promise<EvalResultEntry[]> {
   const { run } = input;
-  if (options.trainedOnTrain === undefined) {
+  const trainedPredictor = trainSplitPredictor(run);
+  if (trainedPredictor !== null && options.trainedOnTrain === false) {
+    throw new RangeError(
+      `Cannot export run "${run.id}" as eval-results with --trained-on-train no: the reference server's "${trainedPredictor}" predictor is built from the Typed Decisions train split; say --trained-on-train yes`,
+    );
+  }
+  const trainedOnTrain = trainedPredictor !== null ? true : options.trainedOnTrain;
+  if (trainedOnTrain === undefined) {
     throw new RangeError(
       "Cannot export as eval-results: say whether the model was trained on the Typed Decisions train split with --trained-on-train yes|no (the card keeps fine-tuned and zero-shot rows apart)",
     );
@@ -77,9 +126,14 @@ export async function evalResultEntries(
   if (problem) {
     throw new RangeError(`Cannot export run "${run.id}" as eval-results: ${problem}`);
   }
-  const training = options.trainedOnTrain
+  const training = trainedOnTrain
     ? "fine-tuned on the Typed Decisions train split"
     : "not trained on the Typed Decisions train split (zero-shot)";
+  // `every-eval-ever`: the run's record in Every Eval Ever's datastore (exported with the same
+  // --model-id, then submitted there).
+  const sourceUrl = options.sourceUrl === SOURCE_EVERY_EVAL_EVER
+    ? await eeeRecordUrl(run, options.modelId)
+    : options.sourceUrl;
   const entries: EvalResultEntry[] = [];
   for (const name of LEADERBOARD_METRICS) {
     const value = metricOf(run.summary, name);
@@ -89,14 +143,22 @@ export async function evalResultEntries(
       training,
       `decibench ${run.tool_version}`,
       `${decisions} decisions`,
+      ...(CONVENTIONS[name] !== undefined ? [CONVENTIONS[name]] : []),
       ...(interval ? [intervalText(name, interval[0], interval[1])] : []),
     ].join("; ");
     const entry: EvalResultEntry = {
       dataset: { id: DATASET_ID, task_id: name, revision: run.spec.revision },
       value,
       ...(run.finished_at ? { date: run.finished_at } : {}),
-      ...(options.sourceUrl !== undefined
-        ? { source: { url: options.sourceUrl, name: `decibench run ${run.id}` } }
+      ...(sourceUrl !== undefined
+        ? {
+          source: {
+            url: sourceUrl,
+            name: options.sourceUrl === SOURCE_EVERY_EVAL_EVER
+              ? `Every Eval Ever record of decibench run ${run.id}`
+              : `decibench run ${run.id}`,
+          },
+        }
         : {}),
       notes,
     };

@@ -19,6 +19,10 @@ import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "./summary_values
 import { type ExportInput, type ExportOptions, type ExportResult, textFile } from "./types.ts";
 import { assertValid } from "./validate.ts";
 import { userSetDecisions, userSetOf, userSetSourceData } from "./_user_set.ts";
+import { eeeMetricId, eeeMetricParameters } from "./_eee_metrics.ts";
+import { eeeProvenance } from "./_eee_provenance.ts";
+import { SubtaskCollector, type SubtaskRow } from "./_eee_subtasks.ts";
+import { pythonJsonDumps } from "./_python_json.ts";
 
 /** The schema version the export follows. */
 export const EEE_SCHEMA_VERSION = "0.3.0";
@@ -26,8 +30,6 @@ export const EEE_SCHEMA_VERSION = "0.3.0";
 export const EEE_COLLECTION = "typed-decisions";
 /** Bootstrap resamples behind every interval in a run summary. */
 const BOOTSTRAP_RESAMPLES = 1000;
-
-const LOOPBACK = /^(https?:\/\/)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i;
 
 /** A path segment safe on every file system: letters, digits, `.`, `_`, `-`; never `.`/`..`. */
 function segment(text: string): string {
@@ -82,17 +84,12 @@ function bound(value: number): number | "Infinity" | "-Infinity" {
   return value === Infinity ? "Infinity" : value === -Infinity ? "-Infinity" : value;
 }
 
-/** Canonical JSON (sorted keys, no spaces), as Python's `json.dumps(sort_keys=True)` writes it. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const keys = Object.keys(value).sort();
-    return `{${
-      keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-        .join(",")
-    }}`;
-  }
-  return JSON.stringify(value);
+/**
+ * Every Eval Ever's `sample_hash`: sha256 of `json.dumps({"raw": raw, "reference": reference},
+ * sort_keys=True, separators=(",", ":"))` (ASCII-escaped, as Python writes it by default).
+ */
+function sampleHash(raw: string, reference: string[]): Promise<string> {
+  return sha256Hex(pythonJsonDumps({ raw, reference }));
 }
 
 async function casesOf(run: RunJson, options: ExportOptions): Promise<Map<string, Case>> {
@@ -122,7 +119,7 @@ function instance(
   const options = question ? optionsOf(question) : Object.keys(r.gold_probabilities ?? {});
   const raw = JSON.stringify({ state: c.state, question: { name: r.question, ...question } });
   const reference = r.gold === null ? [] : [r.gold]; // an unlabelled decision has none
-  return sha256Hex(canonical({ raw, reference })).then((hash) => ({
+  return sampleHash(raw, reference).then((hash) => ({
     schema_version: EEE_SCHEMA_VERSION,
     evaluation_id: ids.evaluationId,
     model_id: ids.modelId,
@@ -159,6 +156,88 @@ function instance(
       endpoint: r.endpoint,
     }),
   }));
+}
+
+/** Where Every Eval Ever's shared datastore keeps the records (`data/<collection>/…`). */
+export const EEE_DATASTORE_URL = "https://huggingface.co/datasets/evaleval/EEE_datastore";
+
+/**
+ * The address a run's Every Eval Ever record has once submitted to the shared datastore: the
+ * same `data/typed-decisions/<developer>/<model>/<uuid>.json` path the export writes (the uuid is
+ * derived from the run, so it is known before the record is published).
+ *
+ * @param run The run record.
+ * @param modelId `--model-id`, when given.
+ * @returns The URL of the record in the datastore.
+ * @throws {RangeError} When `modelId` is malformed.
+ */
+export async function eeeRecordUrl(run: RunJson, modelId?: string): Promise<string> {
+  const [developer, model] = exportModelId(run, modelId).split("/") as [string, string];
+  return `${EEE_DATASTORE_URL}/blob/main/data/${EEE_COLLECTION}/${segment(developer)}/${
+    segment(model)
+  }/${await runUuid(run)}.json`;
+}
+
+/**
+ * The per-lane and per-question results (subtasks): one result per column metric and group,
+ * named `typed-decisions/<lane>` or `typed-decisions/<lane>/<question>`.
+ */
+function subtaskResults(
+  rows: readonly SubtaskRow[],
+  at: { sourceData: object; timestamp: string; seed: number; collection: string },
+): object[] {
+  const out: object[] = [];
+  for (const row of rows) {
+    for (const metric of SUMMARY_METRICS) {
+      const score = row.metrics[metric.name];
+      if (score === undefined || score === null) continue;
+      const interval = row.intervals[metric.name] ?? null;
+      const id = eeeMetricId(metric.name);
+      out.push({
+        evaluation_result_id: `${id}/${row.key}`,
+        evaluation_name: `${at.collection}/${row.key}`,
+        source_data: at.sourceData,
+        evaluation_timestamp: at.timestamp,
+        metric_config: {
+          evaluation_description: `${metric.description}; ${row.level} ${row.key} only`,
+          metric_id: id,
+          metric_name: metric.label,
+          metric_kind: metric.name === "accuracy" ? "accuracy" : "decibench",
+          ...(metric.format === "percent" ? { metric_unit: "proportion" } : {}),
+          metric_parameters: eeeMetricParameters(metric),
+          lower_is_better: !metric.higherIsBetter,
+          score_type: "continuous",
+          min_score: bound(metric.range[0]),
+          max_score: bound(metric.range[1]),
+          additional_details: { subtask_of: at.collection, subtask_level: row.level },
+        },
+        score_details: {
+          score,
+          details: strings({
+            subtask: row.key,
+            level: row.level,
+            decisions: row.decisions,
+            answered: row.answered,
+            errors: row.errors,
+          }),
+          ...(interval
+            ? {
+              uncertainty: {
+                confidence_interval: {
+                  lower: interval[0],
+                  upper: interval[1],
+                  confidence_level: 0.95,
+                  method: `percentile bootstrap resampling cases (seed ${at.seed})`,
+                },
+                num_bootstrap_samples: BOOTSTRAP_RESAMPLES,
+              },
+            }
+            : {}),
+        },
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -199,13 +278,17 @@ export async function exportEveryEvalEver(
 
   // The samples are made twice as they are streamed: once here, to validate every row and hash
   // the file (the aggregate names its checksum), and again as the file is written.
-  const sampleLines = async function* (): AsyncGenerator<string> {
+  const sampleLines = async function* (
+    onRecord?: (r: DecisionRecord) => void,
+  ): AsyncGenerator<string> {
     if (userSet !== null) {
       const runDir = input.dir;
       const format = "every-eval-ever";
       for await (
         const [r, c] of userSetDecisions(run, userSet, input.decisions(), { runDir, format })
       ) {
+        onRecord?.(r);
+        if (r.correct === null) continue; // unlabelled: no score to give it
         const row = await instance(r, c, ids);
         assertValid("every-eval-ever-instance", row, `run "${run.id}" as every-eval-ever`);
         yield JSON.stringify(row) + "\n";
@@ -213,6 +296,8 @@ export async function exportEveryEvalEver(
       return;
     }
     for await (const r of input.decisions()) {
+      onRecord?.(r);
+      if (r.correct === null) continue; // unlabelled: no score to give it
       const c = cases?.get(r.case);
       if (!c) {
         throw new RangeError(
@@ -228,14 +313,20 @@ export async function exportEveryEvalEver(
   const { createHash } = await import("node:crypto");
   const hash = createHash("sha256");
   let sampleCount = 0;
-  for await (const line of sampleLines()) {
+  const subtasks = new SubtaskCollector(run.spec.seed);
+  const providers = new Set<string>(); // a relay's upstream providers (a handful)
+  const collect = (r: DecisionRecord) => {
+    subtasks.add(r);
+    if (r.provider !== undefined && providers.size < 20) providers.add(r.provider);
+  };
+  for await (const line of sampleLines(collect)) {
     hash.update(line);
     sampleCount++;
   }
   const samplesSha256 = hash.digest("hex");
 
   const spec = run.spec;
-  const selfDeployed = spec.reference !== null || LOOPBACK.test(spec.endpoint);
+  const provenance = eeeProvenance(run, options, [...providers]);
   const sourceData = userSet !== null ? userSetSourceData(run, userSet) : {
     dataset_name: EEE_COLLECTION,
     source_type: "hf_dataset",
@@ -256,14 +347,16 @@ export async function exportEveryEvalEver(
     if (score === null) continue;
     const interval = intervalOf(run.summary, metric.name);
     results.push({
-      evaluation_result_id: metric.name,
+      evaluation_result_id: eeeMetricId(metric.name),
       evaluation_name: collection,
       source_data: sourceData,
       evaluation_timestamp: epochSeconds(run.finished_at ?? run.started_at),
       metric_config: {
         evaluation_description: metric.description,
-        metric_id: metric.name,
+        metric_id: eeeMetricId(metric.name),
         metric_name: metric.label,
+        metric_kind: metric.name === "accuracy" ? "accuracy" : "decibench",
+        metric_parameters: eeeMetricParameters(metric),
         ...(metric.format === "percent" ? { metric_unit: "proportion" } : {}),
         lower_is_better: !metric.higherIsBetter,
         score_type: "continuous",
@@ -307,6 +400,12 @@ export async function exportEveryEvalEver(
       },
     });
   }
+  results.push(...subtaskResults(subtasks.rows(), {
+    sourceData,
+    timestamp: epochSeconds(run.finished_at ?? run.started_at),
+    seed: spec.seed,
+    collection,
+  }));
   const aggregate = {
     schema_version: EEE_SCHEMA_VERSION,
     evaluation_id: evaluationId,
@@ -315,8 +414,9 @@ export async function exportEveryEvalEver(
     source_metadata: {
       source_name: "decibench",
       source_type: "evaluation_run",
-      source_organization_name: "unknown",
-      evaluator_relationship: "third_party",
+      source_organization_name: provenance.organization,
+      evaluator_relationship: provenance.relationship,
+      additional_details: provenance.basis,
     },
     eval_library: {
       name: "decibench",
@@ -331,10 +431,12 @@ export async function exportEveryEvalEver(
       name: spec.model,
       id: modelId,
       developer,
-      inference_engine: { name: spec.engine },
+      ...(provenance.platform !== undefined ? { inference_platform: provenance.platform } : {}),
+      ...(provenance.engine !== undefined ? { inference_engine: provenance.engine } : {}),
       additional_details: strings({
-        deployment_type: selfDeployed ? "self_deployed" : "unknown",
-        model_availability: "unknown",
+        deployment_type: provenance.deployment,
+        model_availability: provenance.availability,
+        wire_format: spec.engine,
         model_reported: run.model_reported,
         trained_on_train_split: options.trainedOnTrain,
       }),

@@ -7,6 +7,7 @@
 import { exportCsv } from "./csv.ts";
 import { exportEvalResults } from "./eval_results.ts";
 import { exportEveryEvalEver } from "./every_eval_ever.ts";
+import { exportParquet } from "./parquet.ts";
 import type { ExportFormatName, ExportInput, ExportOptions, ExportResult } from "./types.ts";
 
 /** One export format. */
@@ -48,6 +49,13 @@ export const EXPORT_FORMAT_REGISTRY: readonly ExportFormat[] = [
     description: "decisions.csv: one row per decision, for spreadsheets",
     singleFile: true,
     build: (input) => Promise.resolve(exportCsv(input)),
+  },
+  {
+    name: "parquet",
+    description:
+      "decisions.parquet: one row per decision, distributions as MAP columns, for DuckDB, Polars or Spark",
+    singleFile: true,
+    build: (input) => Promise.resolve(exportParquet(input)),
   },
 ];
 

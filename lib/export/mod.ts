@@ -34,5 +34,22 @@ export {
   type SummaryLike,
 } from "./summary_values.ts";
 export { CSV_COLUMNS } from "./csv.ts";
+export {
+  exportParquet,
+  PARQUET_COLUMNS,
+  PARQUET_ROW_GROUP_ROWS,
+  type ParquetExportOptions,
+} from "./parquet.ts";
 export { EXPORT_FORMAT_REGISTRY, type ExportFormat, exportFormat } from "./formats.ts";
 export { writeExport, type WriteExportOptions } from "./write.ts";
+export {
+  SOURCE_EVERY_EVAL_EVER,
+  TRAIN_SPLIT_PREDICTORS,
+  trainSplitPredictor,
+} from "./eval_results.ts";
+export {
+  EVALUATOR_RELATIONSHIPS,
+  type EvaluatorRelationship,
+  MODEL_AVAILABILITIES,
+  type ModelAvailability,
+} from "./_eee_provenance.ts";

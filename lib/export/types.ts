@@ -7,7 +7,7 @@
 import type { DecisionRecord, RunJson } from "../record/mod.ts";
 
 /** The export format names, written once (the CLI's `--format` choices). */
-export const EXPORT_FORMAT_NAMES = ["eval-results", "every-eval-ever", "csv"] as const;
+export const EXPORT_FORMAT_NAMES = ["eval-results", "every-eval-ever", "csv", "parquet"] as const;
 /** An export format name. */
 export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
 
@@ -44,6 +44,21 @@ export interface ExportOptions {
    */
   modelId?: string | undefined;
   /**
+   * The organisation that ran the evaluation (`every-eval-ever`'s `source_organization_name`).
+   * @default "unknown"
+   */
+  organization?: string | undefined;
+  /**
+   * The evaluator's relationship to the model (`every-eval-ever`'s `evaluator_relationship`).
+   * @default "first_party" for the embedded reference server, else "third_party"
+   */
+  relationship?: "first_party" | "third_party" | "collaborative" | "other" | undefined;
+  /**
+   * Whether the model's weights are published (`every-eval-ever`'s `model_availability`).
+   * @default "open_weights" for the embedded reference server, else "unknown"
+   */
+  availability?: "open_weights" | "closed_weights" | "unknown" | undefined;
+  /**
    * A public link to the run's evidence (traces, logs) for `eval-results`' `source.url`.
    * @default undefined (no source block)
    */
@@ -65,12 +80,12 @@ export interface ExportFile {
   /** Path relative to the export root, with `/` separators (e.g. `data/…/<uuid>.json`). */
   path: string;
   /**
-   * The file's text in pieces, produced as they are written (a file that grows with the run is
-   * never held as one string); each call produces the text anew.
+   * The file's content in pieces — text, or bytes for a binary format — produced as they are
+   * written (a file that grows with the run is never held whole); each call produces it anew.
    *
    * @returns The pieces, in order.
    */
-  chunks(): AsyncIterable<string>;
+  chunks(): AsyncIterable<string | Uint8Array>;
 }
 
 /**
@@ -96,9 +111,12 @@ export function textFile(path: string, text: string): ExportFile {
  * @returns Its whole text.
  */
 export async function fileText(file: ExportFile): Promise<string> {
+  const decoder = new TextDecoder();
   let text = "";
-  for await (const chunk of file.chunks()) text += chunk;
-  return text;
+  for await (const chunk of file.chunks()) {
+    text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 /** What one export produced. */

@@ -8,9 +8,17 @@ import { dirname, join } from "node:path";
 import { writeAtomic } from "../record/mod.ts";
 import type { ExportFile, ExportResult } from "./types.ts";
 
+/** A file's pieces as bytes (text encoded as UTF-8), produced as they are written. */
+async function* bytesOf(file: ExportFile): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for await (const chunk of file.chunks()) {
+    yield typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+  }
+}
+
 /** A file's pieces as bytes, streamed to disk as they are produced. */
 function encoded(file: ExportFile): ReadableStream<Uint8Array> {
-  return ReadableStream.from(file.chunks()).pipeThrough(new TextEncoderStream());
+  return ReadableStream.from(bytesOf(file));
 }
 
 /** Options for {@linkcode writeExport}. */
@@ -50,9 +58,7 @@ export async function writeExport(
       );
     }
     if (options.out === "-") {
-      const encoder = new TextEncoder();
-      for await (const chunk of file.chunks()) {
-        const bytes = encoder.encode(chunk);
+      for await (const bytes of bytesOf(file)) {
         for (let done = 0; done < bytes.length;) {
           done += await Deno.stdout.write(bytes.subarray(done));
         }

@@ -27,7 +27,13 @@
  *
  * @module
  */
-export { argmax, type DecisionScore, type GoldDistribution, scoreDecision } from "./score.ts";
+export {
+  argmax,
+  type DecisionScore,
+  type GoldDistribution,
+  KL_FLOOR,
+  scoreDecision,
+} from "./score.ts";
 export {
   type AdditiveMetric,
   BREAKDOWN_INTERVAL_METRICS,

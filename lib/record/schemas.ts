@@ -15,7 +15,7 @@ import {
   type QuestionSetRecord,
   type QuestionType,
 } from "../dataset/mod.ts";
-import { ERROR_KINDS, type ErrorKind } from "../client/mod.ts";
+import { ERROR_KINDS, type ErrorKind, type ReplicaStats } from "../client/mod.ts";
 import type { StabilitySummary, Summary } from "../metrics/mod.ts";
 
 /**
@@ -412,6 +412,18 @@ export interface RunStability extends StabilitySummary {
   complete: boolean;
 }
 
+/** One model replica's figures (`endpoint.replicas`): requests, errors, latency. */
+export const ReplicaStatsSchema = z.object({
+  url: z.string(),
+  slots: z.number().int(),
+  requests: z.number().int(),
+  answered: z.number().int(),
+  errors: z.number().int(),
+  excluded: z.boolean(),
+  latency: z.object({ mean: z.number(), p50: z.number(), p95: z.number(), max: z.number() })
+    .nullable(),
+});
+
 /** `run.json`. */
 export const RunJsonSchema = z.object({
   version: z.literal(RUN_JSON_VERSION),
@@ -430,6 +442,8 @@ export const RunJsonSchema = z.object({
   sessions: z.array(RunSessionSchema).optional(),
   /** Stability under `--repeat` (absent without it). */
   stability: RunStabilitySchema.optional(),
+  /** Per-replica figures of a run spread over `endpoint.replicas` (absent otherwise). */
+  replicas: z.array(ReplicaStatsSchema).optional(),
 });
 /** `run.json`: what ran, how it ended, its summary and thresholds. */
 export interface RunJson {
@@ -461,6 +475,11 @@ export interface RunJson {
   sessions?: RunSession[] | undefined;
   /** Stability under `--repeat`: flips and drift of repeated answers (absent without it). */
   stability?: RunStability | undefined;
+  /**
+   * Per-replica figures of a run spread over `endpoint.replicas`: requests sent, answered,
+   * errors, whether the replica was left out, latency (absent for a single server).
+   */
+  replicas?: ReplicaStats[] | undefined;
 }
 
 /** Each schema's parsed type equals its public interface. */
@@ -472,6 +491,7 @@ type _SchemasMatch = [
   Assert<Equals<z.infer<typeof RunSpecSchema>, RunSpec>>,
   Assert<Equals<z.infer<typeof RunSessionSchema>, RunSession>>,
   Assert<Equals<z.infer<typeof RunStabilitySchema>, RunStability>>,
+  Assert<Equals<z.infer<typeof ReplicaStatsSchema>, ReplicaStats>>,
   Assert<Equals<Omit<z.infer<typeof RunJsonSchema>, "summary">, Omit<RunJson, "summary">>>,
   // A summary read back is a `Summary` (the other way differs only in `ByMetric`'s optional keys).
   Assert<z.infer<typeof SummarySchema> extends Summary ? true : false>,

@@ -27,6 +27,7 @@ import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
+import { replicaData } from "./replicas.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions {
@@ -234,6 +235,8 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
         : "No request answered."
     }</p>`,
   );
+  const replicas = replicaData(run);
+  if (replicas.rows.length) out.push("<h2>Replicas</h2>", htmlData(replicas));
   const wrong = disagreementData(
     report.disagreements,
     options.disagreements ?? 20,

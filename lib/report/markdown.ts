@@ -14,6 +14,7 @@ import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationMarkdown } from "./calibration.ts";
+import { replicaData } from "./replicas.ts";
 
 /** Options for `markdownReport`. */
 export interface MarkdownOptions {
@@ -273,6 +274,18 @@ export function markdownSections(
       : "No request answered.",
     "",
   );
+  const replicas = replicaData(run);
+  if (replicas.rows.length) {
+    out.push(
+      "## Replicas",
+      "",
+      "Requests spread over several servers of one model; a replica that failed 5 times in a " +
+        "row was left out and its cases asked again on the others.",
+      "",
+      table(replicas.header, replicas.rows, { markdown: true }),
+      "",
+    );
+  }
   const wrong = disagreementData(
     report.disagreements,
     options.disagreements ?? 20,

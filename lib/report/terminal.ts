@@ -14,6 +14,7 @@ import { laneWord, protocolNote, runRating, thresholdName } from "./protocol.ts"
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
+import { replicaData } from "./replicas.ts";
 
 /** Options for the table renderers. */
 export interface ReportOptions {
@@ -138,6 +139,11 @@ export function summaryLines(
   return lines;
 }
 
+function replicaLines(run: RunJson): string[] {
+  const data = replicaData(run);
+  return data.rows.length ? ["", "Replicas", table(data.header, data.rows), ""] : [];
+}
+
 /**
  * The full terminal report of a run.
  *
@@ -166,6 +172,7 @@ export function terminalReport(report: RunReport): string {
     "",
     ...errorLines(report.errors),
     ...summaryLines(run, summary, report.asked),
+    ...replicaLines(run),
     ...calibrationTerminal(report),
     ...warningLines(report.warnings).map((line) => `warning     ${line}`),
     "",

@@ -84,6 +84,14 @@ export interface ReferenceServerOptions {
    */
   slots?: number;
   /**
+   * Decision requests the server takes before it stops as if killed: every later decision
+   * request's connection is reset and the server stops listening, so clients then get network
+   * errors (a replica lost mid-run, deterministically).
+   *
+   * @default {undefined} (never stops on its own)
+   */
+  stopAfter?: number | undefined;
+  /**
    * When set, decision and metrics requests need `Authorization: Bearer <apiKey>` (401
    * otherwise); `/health` stays open. The key is never logged or echoed.
    *
@@ -124,6 +132,8 @@ export interface ReferenceServer extends AsyncDisposable {
   readonly slots: number | undefined;
   /** Stops listening, releases requests held by faults or latency, and waits for the rest. */
   close(): Promise<void>;
+  /** Settles once the server has stopped: closed, or stopped on its own (`stopAfter`). */
+  readonly stopped: Promise<void>;
   /** A snapshot of the counters. */
   stats(): ServerStats;
 }
@@ -206,6 +216,12 @@ export async function startReferenceServer(
       `Cannot start the reference server: slots "${slots}" is not a positive integer`,
     );
   }
+  const stopAfter = options.stopAfter;
+  if (stopAfter !== undefined && (!Number.isSafeInteger(stopAfter) || stopAfter < 0)) {
+    throw new RangeError(
+      `Cannot start the reference server: stop after "${stopAfter}" is not a non-negative integer`,
+    );
+  }
   if (options.apiKey !== undefined && options.apiKey === "") {
     throw new RangeError(
       "Cannot start the reference server: the API key is empty; omit it to disable authentication",
@@ -225,6 +241,8 @@ export async function startReferenceServer(
     latencyMs,
     maxBodyBytes,
     slots,
+    stopAfter,
+    onStop: () => void close(),
     expectedAuth: options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`,
   });
   const server = Deno.serve({
@@ -237,11 +255,13 @@ export async function startReferenceServer(
   const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${boundPort}`;
 
   let closing: Promise<void> | undefined;
+  const { promise: stopped, resolve: markStopped } = Promise.withResolvers<void>();
   const close = (): Promise<void> => {
     closing ??= (async () => {
       options.signal?.removeEventListener("abort", onAbort);
       handler.release();
       await server.shutdown();
+      markStopped();
     })();
     return closing;
   };
@@ -259,6 +279,7 @@ export async function startReferenceServer(
     predictor: predictor.name,
     slots,
     close,
+    stopped,
     stats: () => snapshotStats(handler.stats),
     [Symbol.asyncDispose]: close,
   };
@@ -271,6 +292,8 @@ interface HandlerConfig {
   latencyMs: number;
   maxBodyBytes: number;
   slots: number | undefined;
+  stopAfter?: number | undefined;
+  onStop?: (() => void) | undefined;
   expectedAuth: string | undefined;
 }
 
@@ -302,6 +325,11 @@ function createHandler(config: HandlerConfig): Handler {
     const { dialect } = route;
     if (!authorized(request)) return unauthorized(dialect);
     const sequence = arrivals++;
+    if (config.stopAfter !== undefined && sequence >= config.stopAfter) {
+      // Stopped as if killed: this connection is reset and the server stops listening.
+      config.onStop?.();
+      return resetResponse(256);
+    }
     const fault = drawFault(config.faults, config.seed, sequence);
     if (fault) stats.faults[fault.kind] = (stats.faults[fault.kind] ?? 0) + 1;
     // A request beyond the free slots waits in line (llama-server's deferred requests) until a

@@ -17,6 +17,7 @@ import {
   FALLBACK_PARALLEL,
   isTransientKind,
   pool,
+  REPLICA_EXCLUDE_AFTER,
   type ReplyCache,
   tryBuild,
   watchReplies,
@@ -51,6 +52,7 @@ import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases, openCases } from "./cases.ts";
 import { type CaseSource, caseSourceOf, questionSetSource } from "./case_source.ts";
 import { RunAccumulator } from "./_collect.ts";
+import { replicaSetFor } from "./_replicas.ts";
 import { ProgressSink } from "./_progress.ts";
 import { IndexSink } from "./_run_index.ts";
 import { runRepeats } from "./stability.ts";
@@ -99,6 +101,7 @@ export type RunEvent =
     message: string;
   }
   | { event: "fatal"; message: string }
+  | { event: "replica"; url: string; live: number; message: string }
   | { event: "repeat"; parallel: number; pass: number; cases: number; errors: number }
   | {
     event: "summary";
@@ -236,6 +239,11 @@ export interface PreparedEndpoint {
   apiKey: string | undefined;
   /** True when `prepareEndpoint` started the embedded reference server for it. @default false */
   embedded?: boolean | undefined;
+  /**
+   * One engine per server when the run spreads over `endpoint.replicas` (the first is `engine`).
+   * @default undefined (one server)
+   */
+  replicas?: readonly Engine[] | undefined;
   /** Stops the embedded server, when one was started. */
   close(): Promise<void>;
 }
@@ -284,9 +292,12 @@ export async function prepareEndpoint(
       );
     }
   }
-  let baseUrl = options.baseUrl ?? spec.baseUrl;
+  // Replicas, unless --base-url names one server; they take the place of baseUrl and reference.
+  const replicaUrls = options.baseUrl === undefined ? spec.replicas : undefined;
+  let baseUrl = options.baseUrl ?? replicaUrls?.[0] ?? spec.baseUrl;
   let close = (): Promise<void> => Promise.resolve();
-  const embedded = options.baseUrl === undefined && spec.reference !== undefined;
+  const embedded = options.baseUrl === undefined && replicaUrls === undefined &&
+    spec.reference !== undefined;
   if (embedded && spec.reference) {
     const { startReferenceServer, createPredictor, oraclePredictor } = await import(
       "../server/mod.ts"
@@ -324,7 +335,13 @@ export async function prepareEndpoint(
   const model = options.model ?? spec.model;
   try {
     const engine = createEngine({ engine: spec.engine, baseUrl, model, headers: spec.headers });
-    return { spec, engine, baseUrl, model, apiKey, embedded, close };
+    const replicas = replicaUrls === undefined ? undefined : [
+      engine,
+      ...replicaUrls.slice(1).map((url) =>
+        createEngine({ engine: spec.engine, baseUrl: url, model, headers: spec.headers })
+      ),
+    ];
+    return { spec, engine, baseUrl, model, apiKey, embedded, close, replicas };
   } catch (error) {
     await close();
     // A refused base URL (not http(s), credentials, unparseable) is the user's input to fix.
@@ -579,7 +596,30 @@ export async function runPrepared(
   }
   const emit = options.onEvent ?? (() => {});
   let parallel = options.parallel ?? workflow.parallel;
-  if (parallel === "auto") {
+  // Over replicas: each replica's slots (its /props, or --parallel N each), the sum in flight.
+  const replicaSet = endpoint.replicas === undefined
+    ? undefined
+    : await replicaSetFor(endpoint.replicas, parallel, {
+      apiKey: endpoint.apiKey,
+      signal: options.signal,
+      onExclude: (url, live) =>
+        emit({
+          event: "replica",
+          url,
+          live,
+          message:
+            `replica ${url} left out after failing ${REPLICA_EXCLUDE_AFTER} times in a row; ${live} left`,
+        }),
+    });
+  if (replicaSet !== undefined) {
+    emit({
+      event: "parallel",
+      parallel: replicaSet.set.capacity,
+      source: "server",
+      message: replicaSet.message,
+    });
+    parallel = replicaSet.set.capacity;
+  } else if (parallel === "auto") {
     // The server's slots (llama-server's /props), else 4; the choice is said and recorded.
     const choice = await chooseParallel(endpoint.baseUrl, {
       ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
@@ -761,7 +801,18 @@ export async function runPrepared(
       });
       let outcome;
       try {
-        outcome = "error" in request
+        outcome = replicaSet !== undefined
+          ? await replicaSet.set.ask(
+            {
+              state: item.state,
+              questions: item.questions,
+              model: endpoint.model,
+              stateEncoding: endpoint.spec.stateEncoding,
+            },
+            item.questions,
+            askOptions,
+          )
+          : "error" in request
           ? request
           : await askCase(endpoint.engine, request, item.questions, askOptions);
       } catch (error) {
@@ -860,6 +911,7 @@ export async function runPrepared(
       model_reported: modelReported,
       fatal,
       ...(stability !== undefined ? { stability } : {}),
+      ...(replicaSet !== undefined ? { replicas: replicaSet.set.stats() } : {}),
       sessions: [...sessions, {
         started_at: sessionStarted.toISOString(),
         finished_at: finished.toISOString(),

@@ -98,9 +98,12 @@ export const EndpointSpecSchema = z.object({
   stopAfterFailures: z.number().int().min(1).default(20),
   /** Extra headers (never credentials). */
   headers: z.record(z.string(), z.string()).default({}),
-}).strict().refine((e) => e.baseUrl !== undefined || e.reference !== undefined, {
-  message: "give baseUrl or reference",
-});
+  /** Base URLs of several servers of one model: one run's requests spread over them. */
+  replicas: z.array(z.string().min(1)).min(2).optional(),
+}).strict().refine(
+  (e) => e.baseUrl !== undefined || e.reference !== undefined || e.replicas !== undefined,
+  { message: "give baseUrl, replicas or reference" },
+);
 /** The wire format an endpoint speaks. */
 /** The name of a wire format (`ENGINE_NAMES` of the client module). */
 export type { EngineName };
@@ -180,6 +183,13 @@ export interface EndpointSpecInput {
    * @default {}
    */
   headers?: Record<string, string> | undefined;
+  /**
+   * Base URLs of several servers of one model (at least two): the run's requests go to the
+   * least-loaded one with a free slot, each replica's slots from its `/props` (or `--parallel N`
+   * each); one failing 5 times in a row is left out and the run goes on. `--base-url` overrides.
+   * @default undefined (one server: `baseUrl`)
+   */
+  replicas?: string[] | undefined;
 }
 
 /** An endpoint spec with defaults applied. */
@@ -212,6 +222,8 @@ export interface EndpointSpec {
   stopAfterFailures: number;
   /** Extra headers (never credentials). */
   headers: Record<string, string>;
+  /** Base URLs of several servers of one model, when the run spreads over replicas. */
+  replicas?: string[] | undefined;
 }
 
 /** Which value of a metric a threshold compares: the point estimate or a bound of its interval. */
