@@ -153,8 +153,8 @@ export type ClassResults = Record<string, QuestionClasses>;
 export interface ClassQuestion {
   /** Question type. */
   type: string;
-  /** Option descriptions by name, or score levels' text in order. */
-  criteria?: Readonly<Record<string, string>> | readonly string[] | undefined;
+  /** Option descriptions by name, or a score question's levels' text in order (an array). */
+  criteria?: unknown;
 }
 
 /** Options of {@linkcode ClassAccumulator} and {@linkcode classResults}. */

@@ -27,6 +27,7 @@ import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import { protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
+import { classesHtml } from "./classes.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions {
@@ -186,6 +187,8 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
     "<h3>By question</h3>",
     htmlData(breakdownData(byQuestion)),
   );
+  const classes = classesHtml(summary.classes, htmlData, e);
+  if (classes !== "") out.push(classes);
   out.push("<h2>Calibration</h2>");
   if (charts) {
     out.push(

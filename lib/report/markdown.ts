@@ -14,6 +14,7 @@ import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationMarkdown } from "./calibration.ts";
+import { classesMarkdown } from "./classes.ts";
 
 /** Options for `markdownReport`. */
 export interface MarkdownOptions {
@@ -234,6 +235,7 @@ export function markdownSections(
   out.push("## By question type", "", breakdownTable(report.byType, md), "");
   out.push("## By workflow", "", breakdownTable(report.byWorkflow, md), "");
   out.push("## By question", "", breakdownTable(report.byQuestion, md), "");
+  out.push(...classesMarkdown(summary.classes));
   out.push("## Calibration", "");
   out.push(
     `ECE ${

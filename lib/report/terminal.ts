@@ -14,6 +14,7 @@ import { protocolNote, runRating, thresholdName } from "./protocol.ts";
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
+import { classesTerminal } from "./classes.ts";
 
 /** Options for the table renderers. */
 export interface ReportOptions {
@@ -139,6 +140,7 @@ export function terminalReport(report: RunReport): string {
     "By workflow",
     breakdownTable(report.byWorkflow),
     "",
+    ...classesTerminal(summary.classes),
     "Reliability (answered decisions)",
     reliabilityText(summary),
     "",

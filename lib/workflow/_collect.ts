@@ -12,15 +12,9 @@
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
-import type {
-  AnsweredCase,
-  DecisionRecord,
-  RunJson,
-  RunSink,
-  ThresholdResult,
-} from "../record/mod.ts";
+import type { AnsweredCase, RunJson, RunSink, ThresholdResult } from "../record/mod.ts";
 import { ReportAccumulator, type RunReport } from "../report/mod.ts";
-import { MetricsAccumulator, type Summary } from "../metrics/mod.ts";
+import { ClassAccumulator, MetricsAccumulator, type Summary } from "../metrics/mod.ts";
 import type { Workflow } from "./schemas.ts";
 import { ThresholdAccumulator } from "./thresholds.ts";
 
@@ -46,9 +40,10 @@ export interface RunAccumulatorOptions {
 /** Sums the run's decisions case by case and gives the summary, thresholds and report. */
 export class RunAccumulator implements RunSink {
   readonly #metrics: MetricsAccumulator;
+  readonly #classes: ClassAccumulator;
   readonly #thresholds: ThresholdAccumulator;
   readonly #report: ReportAccumulator;
-  readonly #pending = new Map<number, readonly DecisionRecord[]>();
+  readonly #pending = new Map<number, AnsweredCase>();
   #next = 0;
   #cases = 0;
 
@@ -65,6 +60,7 @@ export class RunAccumulator implements RunSink {
     const { resamples, sampleDecisions } = options;
     const seed = workflow.seed;
     this.#metrics = new MetricsAccumulator({ seed, resamples });
+    this.#classes = new ClassAccumulator({ seed, resamples });
     this.#thresholds = new ThresholdAccumulator(workflow.thresholds, { seed, resamples });
     this.#report = new ReportAccumulator({ seed, sampleDecisions });
   }
@@ -76,7 +72,7 @@ export class RunAccumulator implements RunSink {
 
   /** Bytes of the metric and threshold accumulators (they grow with groups, not cases). */
   get bytes(): number {
-    return this.#metrics.bytes + this.#thresholds.bytes;
+    return this.#metrics.bytes + this.#classes.bytes + this.#thresholds.bytes;
   }
 
   /** The report's bounded state: decisions in its sample and its other entries. */
@@ -97,7 +93,7 @@ export class RunAccumulator implements RunSink {
    */
   case(answered: AnsweredCase): void {
     this.#cases++;
-    this.#pending.set(answered.index, answered.records);
+    this.#pending.set(answered.index, answered);
     if (this.#pending.size > REORDER_WINDOW) {
       this.#next = Math.min(...this.#pending.keys());
     }
@@ -105,11 +101,11 @@ export class RunAccumulator implements RunSink {
   }
 
   #drain(): void {
-    for (let records = this.#pending.get(this.#next); records !== undefined;) {
+    for (let answered = this.#pending.get(this.#next); answered !== undefined;) {
       this.#pending.delete(this.#next);
-      this.#add(records);
+      this.#add(answered);
       this.#next++;
-      records = this.#pending.get(this.#next);
+      answered = this.#pending.get(this.#next);
     }
   }
 
@@ -120,10 +116,11 @@ export class RunAccumulator implements RunSink {
     }
   }
 
-  #add(records: readonly DecisionRecord[]): void {
+  #add({ records, item }: AnsweredCase): void {
     const id = records[0]?.case;
     if (id === undefined) return;
     this.#metrics.addCase(id, records);
+    this.#classes.addCase(id, records, item.questions);
     this.#thresholds.addCase(id, records);
     this.#report.addCase(id, records);
   }
@@ -135,7 +132,7 @@ export class RunAccumulator implements RunSink {
    */
   summary(): Summary {
     this.#flush();
-    return this.#metrics.summary();
+    return { ...this.#metrics.summary(), classes: this.#classes.results() };
   }
 
   /**
