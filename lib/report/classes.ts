@@ -193,7 +193,7 @@ export function classSummaryText(question: QuestionClasses): string {
 /** What the per-class section says its figures are. */
 export const CLASSES_NOTE =
   "Labelled decisions only. Rows are the gold class, columns the predicted one (the argmax; the " +
-  "option listed first wins a tie); `error` counts labelled decisions that got no answer: they " +
+  "option listed first wins a tie); the error column counts labelled decisions that got no answer: they " +
   "count against recall, and precision is over answered predictions. Macro-F1 is the mean F1 " +
   "over the classes that occur; the majority baseline is the accuracy of always answering the " +
   "most frequent gold class. AUROC and AUPRC (yes/no questions: P(yes) against gold true, over " +
