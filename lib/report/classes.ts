@@ -191,7 +191,7 @@ export function classSummaryText(question: QuestionClasses): string {
 }
 
 /** What the per-class section says its figures are. */
-export const CLASSES_NOTE =
+export const CLASSES_NOTE: string =
   "Labelled decisions only. Rows are the gold class, columns the predicted one (the argmax; the " +
   "option listed first wins a tie); the error column counts labelled decisions that got no answer: they " +
   "count against recall, and precision is over answered predictions. Macro-F1 is the mean F1 " +
