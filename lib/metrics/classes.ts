@@ -163,6 +163,8 @@ export interface ClassOptions extends Pick<BootstrapOptions, "resamples" | "seed
 /** The counts of one question in one lane. */
 class ClassGroup {
   readonly labels: string[] = [];
+  /** A score question's levels' text, from the first case that had them. */
+  levels: string[] | undefined;
   /** Counts by `gold\0predicted` (predicted `error` for an errored decision). */
   readonly counts = new Map<string, number>();
   /** P(yes) histograms by gold class (yes/no questions). */
@@ -385,7 +387,7 @@ export class ClassAccumulator {
   readonly #seed: number;
   readonly #resamples: number;
   readonly #level: number;
-  readonly #questions = new Map<string, { type: string; levels?: string[] }>();
+  readonly #questions = new Map<string, { type: string }>();
   readonly #groups = new Map<string, Map<string, ClassGroup>>();
   readonly #weights: Uint8Array;
 
@@ -433,15 +435,15 @@ export class ClassAccumulator {
         this.#questions.set(d.question, question);
         this.#groups.set(d.question, new Map());
       }
-      if (question.levels === undefined && d.type === "score") {
-        const criteria = questions?.[d.question]?.criteria;
-        if (Array.isArray(criteria)) question.levels = criteria.map(String);
-      }
       const lanes = this.#groups.get(d.question) as Map<string, ClassGroup>;
       let group = lanes.get(d.workflow);
       if (group === undefined) {
         group = new ClassGroup(question.type, this.#resamples);
         lanes.set(d.workflow, group);
+      }
+      if (group.levels === undefined && d.type === "score") {
+        const criteria = questions?.[d.question]?.criteria;
+        if (Array.isArray(criteria)) group.levels = criteria.map(String);
       }
       if (weights === null && group.posBoot !== null && this.#resamples > 0) {
         weights = poissonWeights(this.#seed, id, this.#weights);
@@ -459,7 +461,6 @@ export class ClassAccumulator {
     for (const [name, q] of other.#questions) {
       const mine = this.#questions.get(name);
       if (mine === undefined) this.#questions.set(name, { ...q });
-      else if (mine.levels === undefined && q.levels !== undefined) mine.levels = q.levels;
       let lanes = this.#groups.get(name);
       if (lanes === undefined) this.#groups.set(name, lanes = new Map());
       for (const [lane, g] of other.#groups.get(name) ?? []) {
@@ -469,6 +470,7 @@ export class ClassAccumulator {
           lanes.set(lane, into);
         }
         into.merge(g);
+        into.levels ??= g.levels;
       }
     }
   }
@@ -482,25 +484,32 @@ export class ClassAccumulator {
     const out: ClassResults = {};
     for (const [name, q] of this.#questions) {
       const lanes = this.#groups.get(name) as Map<string, ClassGroup>;
-      const all = new ClassGroup(q.type, this.#resamples);
-      const byLane: Record<string, ClassTable> = {};
-      for (const [lane, g] of lanes) {
-        all.merge(g);
-        byLane[lane] = g.table(this.#level);
-      }
-      const overall = all.table(this.#level);
-      // Every lane's matrix in the overall order of classes.
-      for (const lane of Object.keys(byLane)) {
-        byLane[lane] = reorder(byLane[lane] as ClassTable, overall.labels);
-      }
-      out[name] = {
-        type: q.type,
-        ...overall,
-        ...(q.levels !== undefined ? { levels: q.levels } : {}),
-        lanes: byLane,
-      };
+      const sets = new Set([...lanes.values()].map((g) => [...g.labels].sort().join("\u0000")));
+      if (sets.size > 1) {
+        // One name, different options by lane (Typed Decisions' `action`): different questions.
+        for (const [lane, g] of lanes) {
+          out[`${lane}/${name}`] = this.#question(q.type, new Map([[lane, g]]));
+        }
+      } else out[name] = this.#question(q.type, lanes);
     }
     return out;
+  }
+
+  #question(type: string, lanes: ReadonlyMap<string, ClassGroup>): QuestionClasses {
+    const all = new ClassGroup(type, this.#resamples);
+    const byLane: Record<string, ClassTable> = {};
+    let levels: string[] | undefined;
+    for (const [lane, g] of lanes) {
+      all.merge(g);
+      byLane[lane] = g.table(this.#level);
+      levels ??= g.levels;
+    }
+    const overall = all.table(this.#level);
+    // Every lane's matrix in the overall order of classes.
+    for (const lane of Object.keys(byLane)) {
+      byLane[lane] = reorder(byLane[lane] as ClassTable, overall.labels);
+    }
+    return { type, ...overall, ...(levels !== undefined ? { levels } : {}), lanes: byLane };
   }
 }
 

@@ -292,3 +292,27 @@ Deno.test("ClassAccumulator keeps a score question's level text", () => {
   assert.deepEqual(severity.levels, ["None: fine", "High: broken"]);
   assert.deepEqual(severity.confusion, [[0, 0, 0], [1, 0, 0]]);
 });
+
+Deno.test("classResults() splits a name asked with different options in different lanes into lane/question keys", () => {
+  const ask = (id: string, lane: string, options: string[], gold: string, answer: string) => ({
+    case: id,
+    workflow: lane,
+    question: "action",
+    type: "choice",
+    gold,
+    answer,
+    predicted: Object.fromEntries(
+      options.map((o) => [o, o === answer ? 0.8 : 0.2 / (options.length - 1)]),
+    ),
+  });
+  const results = classResults([
+    ask("1", "agents", ["continue", "stop"], "stop", "stop"),
+    ask("2", "service", ["answer", "refund", "escalate"], "refund", "answer"),
+    ask("3", "agents", ["continue", "stop"], "continue", "stop"),
+  ], { resamples: 0 });
+  assert.deepEqual(Object.keys(results), ["agents/action", "service/action"]);
+  assert.deepEqual(results["agents/action"]!.labels, ["continue", "stop"]);
+  assert.deepEqual(results["agents/action"]!.confusion, [[0, 1, 0], [0, 1, 0]]);
+  assert.deepEqual(Object.keys(results["service/action"]!.lanes), ["service"]);
+  assert.deepEqual(results["service/action"]!.labels, ["answer", "refund", "escalate"]);
+});

@@ -16,7 +16,7 @@ import {
   type QuestionClasses,
 } from "../metrics/mod.ts";
 import { interval, num, pct, table } from "./format.ts";
-import type { TableData } from "./tables.ts";
+import { clipName, type TableData } from "./tables.ts";
 
 /** How many characters of a score level's text a class heading shows after its index. */
 const LEVEL_WIDTH = 24;
@@ -211,7 +211,9 @@ export function classesTerminal(classes: ClassResults | undefined): string[] {
   const data = classOverviewData(classes);
   const keep = [0, 1, 3, 4, 5, 6];
   const header = keep.map((i) => data.header[i] as string);
-  const rows = data.rows.map((r) => keep.map((i) => r[i] as string));
+  const rows = data.rows.map((r) =>
+    keep.map((i) => i === 0 ? clipName(r[i] as string) : r[i] as string)
+  );
   return [
     "Per class (confusion matrices, per-class and per-lane figures: report.md)",
     table(header, rows),
