@@ -478,7 +478,8 @@ export class ClassAccumulator {
   /**
    * The results of the cases added.
    *
-   * @returns Per question (in order of first labelled decision): overall, then per lane.
+   * @returns Per question (in order of first labelled decision): overall, then per lane; a name
+   *   whose options differ by lane gives one entry per lane, keyed `<lane>/<question>`.
    */
   results(): ClassResults {
     const out: ClassResults = {};

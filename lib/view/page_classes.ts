@@ -74,7 +74,7 @@ export async function runClassResults(
 
 function overviewTable(entry: CatalogRun, data: TableData): Html {
   return html`
-    <div class="scroll">
+    <div class="scroll" tabindex="0" role="region" aria-label="Macro-F1 by question and lane">
       <table id="classes-overview">
         <caption>Macro-F1 against the majority baseline, by question and lane</caption>
         <thead>
@@ -111,7 +111,7 @@ function matrixTable(name: string, q: QuestionClasses, t: ClassTable): Html {
   const errors = q.confusion.some((row) => (row[row.length - 1] ?? 0) > 0);
   const columns = errors ? t.columns : t.labels;
   return html`
-    <div class="scroll">
+    <div class="scroll" tabindex="0" role="region" aria-label="Confusion matrix of ${name}">
       <table class="confusion" data-question="${name}">
         <caption>Confusion matrix of ${name}: rows gold, columns predicted</caption>
         <thead>
@@ -143,7 +143,7 @@ function matrixTable(name: string, q: QuestionClasses, t: ClassTable): Html {
 
 function perClassTable(name: string, q: QuestionClasses, t: ClassTable): Html {
   return html`
-    <div class="scroll">
+    <div class="scroll" tabindex="0" role="region" aria-label="Per class: ${name}">
       <table class="per-class" data-question="${name}">
         <caption>Per class: ${name}</caption>
         <thead>
