@@ -68,20 +68,23 @@ export const ERROR_COLUMN = "error";
 
 const FOLD = AUROC_BINS / AUROC_INTERVAL_BINS;
 
-/** The fields a per-class result reads from a decision (a `DecisionRecord` has them all). */
+/**
+ * The fields a per-class result reads from a decision (a `DecisionRecord` has them all; one
+ * without a gold label or a question is left out).
+ */
 export interface ClassInput {
   /** Case id: the unit the bootstrap weighs. */
-  case: string;
+  case?: string | undefined;
   /** The lane (a user set's lane, or Typed Decisions' workflow). */
-  workflow: string;
+  workflow?: string | undefined;
   /** Question name, the results' key. */
-  question: string;
+  question?: string | undefined;
   /** Question type. */
-  type: string;
+  type?: string | undefined;
   /** The predicted answer (argmax of the answered distribution), null on error. */
-  answer: string | null;
+  answer?: string | null | undefined;
   /** The gold label; null for an unlabelled decision (left out). */
-  gold: string | null;
+  gold?: string | null | undefined;
   /** The predicted distribution keyed in option order, null on error. */
   predicted?: Readonly<Record<string, number>> | null | undefined;
   /** The gold distribution keyed in option order (its keys give the options of an errored one). */
@@ -157,6 +160,23 @@ export interface ClassQuestion {
   criteria?: unknown;
 }
 
+/** Options of {@linkcode ClassAccumulator.addCase}. */
+export interface AddClassCaseOptions {
+  /**
+   * The case's question definitions by name (a score question's levels' text is kept).
+   *
+   * @default undefined (no level text)
+   */
+  questions?: Readonly<Record<string, ClassQuestion>> | undefined;
+  /**
+   * The case's Poisson weight per replicate, when the caller has drawn them already (the same
+   * seed, case id and number of replicates); drawn here otherwise.
+   *
+   * @default undefined (drawn when needed)
+   */
+  weights?: Uint8Array | null | undefined;
+}
+
 /** Options of {@linkcode ClassAccumulator} and {@linkcode classResults}. */
 export interface ClassOptions extends Pick<BootstrapOptions, "resamples" | "seed" | "level"> {}
 
@@ -198,7 +218,7 @@ class ClassGroup {
     const gold = d.gold as string;
     for (const key of Object.keys(d.predicted ?? d.gold_probabilities ?? {})) this.label(key);
     this.label(gold);
-    const answered = d.answer !== null && (d.error === null || d.error === undefined);
+    const answered = typeof d.answer === "string" && (d.error === null || d.error === undefined);
     if (answered) this.label(d.answer as string);
     const key = `${gold}\u0000${answered ? d.answer : ERROR_COLUMN}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
@@ -419,30 +439,33 @@ export class ClassAccumulator {
    *
    * @param id The case id.
    * @param decisions The case's decisions.
-   * @param questions The case's question definitions by name, for score levels' text.
+   * @param options The case's question definitions, and its weights when the caller has them.
    */
   addCase(
     id: string,
     decisions: readonly ClassInput[],
-    questions?: Readonly<Record<string, ClassQuestion>>,
+    options: AddClassCaseOptions = {},
   ): void {
-    let weights: Uint8Array | null = null;
+    const questions = options.questions;
+    let weights: Uint8Array | null = options.weights ?? null;
     for (const d of decisions) {
-      if (d.gold === null || d.gold === undefined) continue;
-      let question = this.#questions.get(d.question);
+      const name = d.question;
+      if (typeof d.gold !== "string" || typeof name !== "string") continue;
+      let question = this.#questions.get(name);
       if (question === undefined) {
-        question = { type: d.type };
-        this.#questions.set(d.question, question);
-        this.#groups.set(d.question, new Map());
+        question = { type: d.type ?? "" };
+        this.#questions.set(name, question);
+        this.#groups.set(name, new Map());
       }
-      const lanes = this.#groups.get(d.question) as Map<string, ClassGroup>;
-      let group = lanes.get(d.workflow);
+      const lanes = this.#groups.get(name) as Map<string, ClassGroup>;
+      const lane = d.workflow ?? "";
+      let group = lanes.get(lane);
       if (group === undefined) {
         group = new ClassGroup(question.type, this.#resamples);
-        lanes.set(d.workflow, group);
+        lanes.set(lane, group);
       }
       if (group.levels === undefined && d.type === "score") {
-        const criteria = questions?.[d.question]?.criteria;
+        const criteria = questions?.[name]?.criteria;
         if (Array.isArray(criteria)) group.levels = criteria.map(String);
       }
       if (weights === null && group.posBoot !== null && this.#resamples > 0) {
@@ -550,8 +573,9 @@ export function classResults(
   const acc = new ClassAccumulator(options);
   const byCase = new Map<string, ClassInput[]>();
   for (const d of decisions) {
-    const list = byCase.get(d.case);
-    if (list === undefined) byCase.set(d.case, [d]);
+    const id = d.case ?? "";
+    const list = byCase.get(id);
+    if (list === undefined) byCase.set(id, [d]);
     else list.push(d);
   }
   for (const [id, list] of byCase) acc.addCase(id, list);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { assertClose } from "./_assert_close.ts";
 import { poissonWeights } from "./_poisson.ts";
+import { MetricsAccumulator } from "./accumulator.ts";
 import {
   auprcOfHistogram,
   AUROC_BINS,
@@ -10,12 +11,15 @@ import {
   classResults,
 } from "./classes.ts";
 
+/** A decision with the fields a breakdown needs as well. */
+type Decision = ClassInput & { case: string; workflow: string; question: string; type: string };
+
 function choice(
   id: string,
   gold: string | null,
   answer: string | null,
   lane = "w",
-): ClassInput {
+): Decision {
   return {
     case: id,
     workflow: lane,
@@ -38,7 +42,7 @@ function yesNo(
   gold: "true" | "false" | null,
   p: number | null,
   lane = "w",
-): ClassInput {
+): Decision {
   return {
     case: id,
     workflow: lane,
@@ -263,7 +267,7 @@ Deno.test("ClassAccumulator gives the same results in any case order and merged 
   const a = new ClassAccumulator(options);
   const b = new ClassAccumulator(options);
   for (let i = 0; i < decisions.length; i += 2) {
-    (i % 4 === 0 ? a : b).addCase(decisions[i]!.case, decisions.slice(i, i + 2));
+    (i % 4 === 0 ? a : b).addCase(decisions[i]!.case!, decisions.slice(i, i + 2));
   }
   a.merge(b);
   assert.deepEqual(a.results(), whole);
@@ -287,7 +291,7 @@ Deno.test("ClassAccumulator keeps a score question's level text", () => {
     gold: "1",
     answer: "0",
     predicted: { "0": 0.7, "1": 0.3 },
-  }], { severity: { type: "score", criteria: ["None: fine", "High: broken"] } });
+  }], { questions: { severity: { type: "score", criteria: ["None: fine", "High: broken"] } } });
   const severity = acc.results().severity!;
   assert.deepEqual(severity.levels, ["None: fine", "High: broken"]);
   assert.deepEqual(severity.confusion, [[0, 0, 0], [1, 0, 0]]);
@@ -315,4 +319,37 @@ Deno.test("classResults() splits a name asked with different options in differen
   assert.deepEqual(results["agents/action"]!.confusion, [[0, 1, 0], [0, 1, 0]]);
   assert.deepEqual(Object.keys(results["service/action"]!.lanes), ["service"]);
   assert.deepEqual(results["service/action"]!.labels, ["answer", "refund", "escalate"]);
+});
+
+Deno.test("MetricsAccumulator with `classes` gives the summary the same per-class results as classResults()", () => {
+  const decisions = [];
+  for (let i = 0; i < 60; i++) {
+    const id = `c${i}`;
+    const lane = i % 2 ? "chat" : "email";
+    decisions.push(
+      {
+        ...yesNo(id, i % 3 ? "true" : "false", (i % 11) / 10, lane),
+        correct: false,
+        confidence: 0.5,
+        kl: 0.1,
+        brier: 0.1,
+        latency_ms: 1,
+        input_tokens: 1,
+      },
+      {
+        ...choice(id, ["a", "b", "c"][i % 3]!, ["a", "b", null][i % 3]!, lane),
+        correct: false,
+        confidence: 0.6,
+        kl: 0.1,
+        brier: 0.1,
+        latency_ms: 1,
+        input_tokens: 1,
+      },
+    );
+  }
+  const options = { seed: 9, resamples: 40 };
+  const acc = new MetricsAccumulator({ ...options, classes: true });
+  for (let i = 0; i < decisions.length; i += 2) acc.addCase(`c${i / 2}`, decisions.slice(i, i + 2));
+  assert.deepEqual(acc.summary().classes, classResults(decisions, options));
+  assert.equal(new MetricsAccumulator(options).summary().classes, undefined);
 });

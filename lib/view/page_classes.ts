@@ -62,13 +62,13 @@ export async function runClassResults(
   let batch: DecisionRecord[] = [];
   for await (const d of decisions) {
     if (d.case !== id && batch.length > 0) {
-      acc.addCase(id as string, batch, questions);
+      acc.addCase(id as string, batch, { questions });
       batch = [];
     }
     id = d.case;
     batch.push(d);
   }
-  if (id !== null && batch.length > 0) acc.addCase(id, batch, questions);
+  if (id !== null && batch.length > 0) acc.addCase(id, batch, { questions });
   return acc.results();
 }
 

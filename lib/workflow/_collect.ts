@@ -14,7 +14,7 @@
 import type { DatasetInfo } from "../dataset/mod.ts";
 import type { AnsweredCase, RunJson, RunSink, ThresholdResult } from "../record/mod.ts";
 import { ReportAccumulator, type RunReport } from "../report/mod.ts";
-import { ClassAccumulator, MetricsAccumulator, type Summary } from "../metrics/mod.ts";
+import { MetricsAccumulator, type Summary } from "../metrics/mod.ts";
 import type { Workflow } from "./schemas.ts";
 import { ThresholdAccumulator } from "./thresholds.ts";
 
@@ -40,7 +40,6 @@ export interface RunAccumulatorOptions {
 /** Sums the run's decisions case by case and gives the summary, thresholds and report. */
 export class RunAccumulator implements RunSink {
   readonly #metrics: MetricsAccumulator;
-  readonly #classes: ClassAccumulator;
   readonly #thresholds: ThresholdAccumulator;
   readonly #report: ReportAccumulator;
   readonly #pending = new Map<number, AnsweredCase>();
@@ -59,8 +58,7 @@ export class RunAccumulator implements RunSink {
   ) {
     const { resamples, sampleDecisions } = options;
     const seed = workflow.seed;
-    this.#metrics = new MetricsAccumulator({ seed, resamples });
-    this.#classes = new ClassAccumulator({ seed, resamples });
+    this.#metrics = new MetricsAccumulator({ seed, resamples, classes: true });
     this.#thresholds = new ThresholdAccumulator(workflow.thresholds, { seed, resamples });
     this.#report = new ReportAccumulator({ seed, sampleDecisions });
   }
@@ -72,7 +70,7 @@ export class RunAccumulator implements RunSink {
 
   /** Bytes of the metric and threshold accumulators (they grow with groups, not cases). */
   get bytes(): number {
-    return this.#metrics.bytes + this.#classes.bytes + this.#thresholds.bytes;
+    return this.#metrics.bytes + this.#thresholds.bytes;
   }
 
   /** The report's bounded state: decisions in its sample and its other entries. */
@@ -119,8 +117,7 @@ export class RunAccumulator implements RunSink {
   #add({ records, item }: AnsweredCase): void {
     const id = records[0]?.case;
     if (id === undefined) return;
-    this.#metrics.addCase(id, records);
-    this.#classes.addCase(id, records, item.questions);
+    this.#metrics.addCase(id, records, item.questions);
     this.#thresholds.addCase(id, records);
     this.#report.addCase(id, records);
   }
@@ -132,7 +129,7 @@ export class RunAccumulator implements RunSink {
    */
   summary(): Summary {
     this.#flush();
-    return { ...this.#metrics.summary(), classes: this.#classes.results() };
+    return this.#metrics.summary();
   }
 
   /**
