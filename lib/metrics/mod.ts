@@ -106,6 +106,7 @@ export {
 } from "./selective.ts";
 export { scorerProfile, type ScorerProfileInput, type ScorerProfileRow } from "./scorer_profile.ts";
 export {
+  type AddClassCaseOptions,
   AUROC_BINS,
   AUROC_INTERVAL_BINS,
   ClassAccumulator,
