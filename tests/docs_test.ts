@@ -146,7 +146,7 @@ Deno.test("docs/runs.md lists every column of the SQLite index's tables", () => 
   const listed = codeNames(paragraph(page("runs.md"), "Tables: `runs`"));
   const index = openIndex(":memory:");
   try {
-    for (const table of ["runs", "decisions"]) {
+    for (const table of ["runs", "decisions", "classes"]) {
       const columns = index.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
       for (const { name } of columns) {
         assert.ok(listed.has(name), `column ${table}.${name} is not in docs/runs.md`);

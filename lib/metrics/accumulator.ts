@@ -13,7 +13,9 @@
  *   16·B·C bootstrapped;
  * - yes/no forecasts (Murphy): 48·C + 24, and 8·B·C + 24·B bootstrapped;
  * - per-question bins (per-question ECE): Q·(240 + 160·B) bootstrapped;
- * - latencies 48·C, the reliability bins 240, a case's weights B.
+ * - latencies 48·C, the reliability bins 240, a case's weights B;
+ * - with `classes`, the per-class results (`classes.ts`): per question and lane, the confusion
+ *   counts and, for a yes/no question, 8,000 + 800·B bytes of P(yes) histograms.
  * With B = 1,000 the summary with every metric bootstrapped holds at most
  * 0.7 + 32.9 + 16.5 + 0.16·Q + 0.1 MB (55 MB with Q = 30), and a breakdown group (the column
  * metrics, accuracy bootstrapped) about 0.12 MB; a run with 3 question types, 10 lanes and 30
@@ -50,6 +52,7 @@
 import { poissonWeights } from "./_poisson.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
 import type { BootstrapOptions } from "./bootstrap.ts";
+import { ClassAccumulator, type ClassQuestion } from "./classes.ts";
 import {
   BREAKDOWN_INTERVAL_METRICS,
   COLUMN_METRICS,
@@ -99,6 +102,13 @@ export interface MetricsAccumulatorOptions extends Omit<BootstrapOptions, "accum
    * @default {[]}
    */
   planned?: readonly PlannedCase[] | undefined;
+  /**
+   * Also keep the per-class results (`ClassAccumulator`, sharing the case weights): the summary
+   * then has `classes`.
+   *
+   * @default false
+   */
+  classes?: boolean | undefined;
 }
 
 /**
@@ -110,6 +120,7 @@ export class MetricsAccumulator {
   readonly #overall: SummaryAccumulator;
   readonly #breakdowns = new Map<BreakdownKey, BreakdownAccumulator>();
   readonly #weights: Uint8Array;
+  readonly #classes: ClassAccumulator | null;
 
   /**
    * Makes an empty accumulator.
@@ -141,11 +152,12 @@ export class MetricsAccumulator {
       );
     }
     this.#weights = new Uint8Array(resamples);
+    this.#classes = options.classes ? new ClassAccumulator({ resamples, seed, level }) : null;
   }
 
   /** Bytes of accumulator state held (independent of the number of cases). */
   get bytes(): number {
-    let bytes = this.#overall.bytes + this.#weights.byteLength;
+    let bytes = this.#overall.bytes + this.#weights.byteLength + (this.#classes?.bytes ?? 0);
     for (const b of this.#breakdowns.values()) bytes += b.bytes;
     return bytes;
   }
@@ -156,12 +168,19 @@ export class MetricsAccumulator {
    *
    * @param id The case id.
    * @param decisions The case's decisions.
+   * @param questions The case's question definitions by name (the per-class results keep a score
+   *   question's levels' text).
    * @throws {RangeError} When a latency is NaN.
    */
-  addCase(id: string, decisions: readonly BreakdownInput[]): void {
+  addCase(
+    id: string,
+    decisions: readonly BreakdownInput[],
+    questions?: Readonly<Record<string, ClassQuestion>>,
+  ): void {
     const weights = this.#weights.length > 0 ? poissonWeights(this.#seed, id, this.#weights) : null;
     this.#overall.addCase(id, decisions, weights);
     for (const b of this.#breakdowns.values()) b.add(decisions, weights);
+    this.#classes?.addCase(id, decisions, { questions, weights });
   }
 
   /**
@@ -172,6 +191,7 @@ export class MetricsAccumulator {
    */
   merge(other: MetricsAccumulator): void {
     this.#overall.merge(other.#overall);
+    if (this.#classes !== null && other.#classes !== null) this.#classes.merge(other.#classes);
     for (const [by, b] of this.#breakdowns) {
       const theirs = other.#breakdowns.get(by);
       if (theirs !== undefined) b.merge(theirs);
@@ -196,7 +216,8 @@ export class MetricsAccumulator {
    * @returns The summary of the cases added.
    */
   summary(): Summary {
-    return this.#overall.summary();
+    const summary = this.#overall.summary();
+    return this.#classes === null ? summary : { ...summary, classes: this.#classes.results() };
   }
 
   /**

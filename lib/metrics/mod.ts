@@ -112,6 +112,22 @@ export {
   type SelectiveInput,
 } from "./selective.ts";
 export { scorerProfile, type ScorerProfileInput, type ScorerProfileRow } from "./scorer_profile.ts";
+export {
+  type AddClassCaseOptions,
+  AUROC_BINS,
+  AUROC_INTERVAL_BINS,
+  ClassAccumulator,
+  type ClassInput,
+  type ClassIntervals,
+  type ClassOptions,
+  type ClassQuestion,
+  type ClassResults,
+  classResults,
+  type ClassRow,
+  type ClassTable,
+  ERROR_COLUMN,
+  type QuestionClasses,
+} from "./classes.ts";
 export { softmaxInPlace } from "./softmax.ts";
 export {
   type TemperatureInput,

@@ -10,6 +10,7 @@ import { cellPercentile, Cells, SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
 import { poissonWeights } from "./_poisson.ts";
 import type { ReliabilityRow } from "./aggregate.ts";
+import type { ClassResults } from "./classes.ts";
 import {
   BootstrapAccumulator,
   type BootstrapInput,
@@ -101,6 +102,11 @@ export interface Summary {
   inputTokens: number | null;
   /** Reliability table (non-empty confidence bins). */
   reliability: ReliabilityRow[];
+  /**
+   * Per-class results by question, overall and per lane (`ClassAccumulator`): a run's summary
+   * has them; summaries of groups and from plain arrays do not.
+   */
+  classes?: ClassResults | undefined;
 }
 
 /** A breakdown row: the summary of one group. */

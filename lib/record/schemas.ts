@@ -16,7 +16,7 @@ import {
   type QuestionType,
 } from "../dataset/mod.ts";
 import { ERROR_KINDS, type ErrorKind, type ReplicaStats } from "../client/mod.ts";
-import type { StabilitySummary, Summary } from "../metrics/mod.ts";
+import type { ClassResults, StabilitySummary, Summary } from "../metrics/mod.ts";
 
 /**
  * What a run records about a question set that is not the card protocol. The question
@@ -348,6 +348,35 @@ export const RUN_JSON_VERSION = 2;
 const nullableNumber = z.number().nullable();
 const interval = z.tuple([z.number(), z.number()]).nullable();
 
+const ClassTableShape = {
+  labels: z.array(z.string()),
+  columns: z.array(z.string()),
+  confusion: z.array(z.array(z.number().int().min(0))),
+  perClass: z.array(z.object({
+    label: z.string(),
+    precision: nullableNumber,
+    recall: nullableNumber,
+    f1: nullableNumber,
+    support: z.number().int().min(0),
+  })),
+  n: z.number().int().min(0),
+  macroF1: nullableNumber,
+  majorityBaseline: nullableNumber,
+  auroc: nullableNumber.optional(),
+  auprc: nullableNumber.optional(),
+  intervals: z.object({ auroc: interval, auprc: interval }).optional(),
+};
+/** `summary.classes`: per-class results by question, overall and per lane (`ClassResults`). */
+export const ClassResultsSchema = z.record(
+  z.string(),
+  z.object({
+    type: z.string(),
+    ...ClassTableShape,
+    levels: z.array(z.string()).optional(),
+    lanes: z.record(z.string(), z.object(ClassTableShape)),
+  }),
+);
+
 /** A run summary as `run.json` holds it (see `Summary` in the metrics module). */
 export const SummarySchema = z.object({
   decisions: z.number().int().min(0),
@@ -381,6 +410,7 @@ export const SummarySchema = z.object({
     accuracy: z.number(),
     gap: z.number(),
   })),
+  classes: ClassResultsSchema.optional(),
 });
 
 /** One row of the stability summary (see `stabilitySummary` in lib/metrics). */
@@ -492,6 +522,7 @@ type _SchemasMatch = [
   Assert<Equals<z.infer<typeof RunSessionSchema>, RunSession>>,
   Assert<Equals<z.infer<typeof RunStabilitySchema>, RunStability>>,
   Assert<Equals<z.infer<typeof ReplicaStatsSchema>, ReplicaStats>>,
+  Assert<Equals<z.infer<typeof ClassResultsSchema>, ClassResults>>,
   Assert<Equals<Omit<z.infer<typeof RunJsonSchema>, "summary">, Omit<RunJson, "summary">>>,
   // A summary read back is a `Summary` (the other way differs only in `ByMetric`'s optional keys).
   Assert<z.infer<typeof SummarySchema> extends Summary ? true : false>,

@@ -4,10 +4,12 @@
  * run again (after `--resume`) replaces its rows, so nothing is duplicated.
  *
  * Tables: `runs` (id, fingerprint, workflow, endpoint identity, engine, model, dataset and
- * revision, status, headline metrics, summary and spec as JSON, started/finished, directory) and
+ * revision, status, headline metrics, summary and spec as JSON, started/finished, directory),
  * `decisions` (run id plus every `decisions.jsonl` field; distributions as JSON text, booleans as
  * 0/1, the error as `error_kind` and `error_message`, any other field of the record as JSON in
- * `extra`). An index by run covers the columns a decision filter reads (workflow, question,
+ * `extra`) and `classes` (the summary's per-class results: precision, recall, F1 and support per
+ * run, question, lane — NULL for the whole run — and class; made in an older file when it is
+ * opened for writing). An index by run covers the columns a decision filter reads (workflow, question,
  * type, correct, error kind, confidence, case), so counting or paging a large run's decisions
  * (`deno task view`) reads the index, not the rows.
  *
@@ -109,6 +111,19 @@ CREATE INDEX IF NOT EXISTS decisions_by_question_confidence ON decisions
   (run_id, workflow, question, (confidence IS NULL), confidence DESC);
 CREATE INDEX IF NOT EXISTS decisions_by_outcome_confidence ON decisions
   (run_id, correct, (confidence IS NULL), confidence DESC);
+-- Per-class results of a run's summary (summary.classes): one row per question, lane and class;
+-- lane NULL is the whole run.
+CREATE TABLE IF NOT EXISTS classes (
+  run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  question TEXT NOT NULL,
+  lane TEXT,
+  label TEXT NOT NULL,
+  precision REAL,
+  recall REAL,
+  f1 REAL,
+  support INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS classes_by_run ON classes (run_id, question);
 `;
 
 /** An open index. */
@@ -482,6 +497,78 @@ function putRun(
       columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")
     }`,
   ).run(...values.map(([, value]) => value));
+  putClasses(db, run);
+}
+
+/** Replaces the run's `classes` rows with its summary's per-class results (none: no rows). */
+function putClasses(db: DatabaseSync, run: RunJson): void {
+  db.prepare("DELETE FROM classes WHERE run_id = ?").run(run.id);
+  const classes = run.summary?.classes;
+  if (classes === undefined) return;
+  const insert = db.prepare(
+    `INSERT INTO classes (run_id, question, lane, label, precision, recall, f1, support)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const [question, q] of Object.entries(classes)) {
+    const groups: [string | null, typeof q.perClass][] = [
+      [null, q.perClass],
+      ...Object.entries(q.lanes).map((
+        [lane, t],
+      ): [string, typeof q.perClass] => [lane, t.perClass]),
+    ];
+    for (const [lane, rows] of groups) {
+      for (const r of rows) {
+        insert.run(run.id, question, lane, r.label, r.precision, r.recall, r.f1, r.support);
+      }
+    }
+  }
+}
+
+/** One row of the index's `classes` table. */
+export interface IndexedClassRow {
+  /** Question name. */
+  question: string;
+  /** Lane, or null for the whole run. */
+  lane: string | null;
+  /** The class. */
+  label: string;
+  /** Precision, null when the class was never predicted. */
+  precision: number | null;
+  /** Recall, null when the class has no support. */
+  recall: number | null;
+  /** F1, null when the class occurs neither as gold nor as a prediction. */
+  f1: number | null;
+  /** Labelled decisions whose gold is the class. */
+  support: number;
+}
+
+/**
+ * The per-class rows of one indexed run, in the order its summary lists them (each question: the
+ * whole run, then each lane). An index opened read-only from a file written before the table
+ * existed has none.
+ *
+ * @param index The open index.
+ * @param runId The run id.
+ * @returns The rows; [] when the run has none.
+ */
+export function runClasses(index: RunIndex, runId: string): IndexedClassRow[] {
+  const exists = index.db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'classes'",
+  ).get();
+  if (exists === undefined) return [];
+  const rows = index.db.prepare(
+    "SELECT question, lane, label, precision, recall, f1, support FROM classes WHERE run_id = ? ORDER BY rowid",
+  ).all(runId) as Record<string, SQLInputValue>[];
+  const num = (v: SQLInputValue | undefined) => v === null || v === undefined ? null : Number(v);
+  return rows.map((r) => ({
+    question: String(r.question),
+    lane: r.lane === null ? null : String(r.lane),
+    label: String(r.label),
+    precision: num(r.precision),
+    recall: num(r.recall),
+    f1: num(r.f1),
+    support: Number(r.support),
+  }));
 }
 
 /** Rows per `INSERT` of {@link putDecisions}: one statement per row costs a quarter more. */

@@ -28,6 +28,7 @@ import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
 import { replicaData } from "./replicas.ts";
+import { classesHtml } from "./classes.ts";
 
 /** Options for `htmlReport`. */
 export interface HtmlOptions {
@@ -200,6 +201,8 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
     "<h3>By question</h3>",
     htmlData(breakdownData(byQuestion)),
   );
+  const classes = classesHtml(summary.classes, htmlData, e);
+  if (classes !== "") out.push(classes);
   out.push("<h2>Calibration</h2>");
   if (charts) {
     out.push(

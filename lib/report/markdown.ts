@@ -15,6 +15,7 @@ import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationMarkdown } from "./calibration.ts";
 import { replicaData } from "./replicas.ts";
+import { classesMarkdown } from "./classes.ts";
 
 /** Options for `markdownReport`. */
 export interface MarkdownOptions {
@@ -253,6 +254,7 @@ export function markdownSections(
   out.push("## By question type", "", breakdownTable(report.byType, md), "");
   out.push(`## By ${laneWord(run.spec)}`, "", breakdownTable(report.byWorkflow, md), "");
   out.push("## By question", "", breakdownTable(report.byQuestion, md), "");
+  out.push(...classesMarkdown(summary.classes));
   out.push("## Calibration", "");
   out.push(
     `ECE ${

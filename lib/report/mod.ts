@@ -18,6 +18,18 @@ export {
   type TableOptions,
 } from "./format.ts";
 export { breakdownData, type TableData } from "./tables.ts";
+export {
+  CLASSES_NOTE,
+  classesHtml,
+  classesMarkdown,
+  classesTerminal,
+  classHeading,
+  classOverviewData,
+  classSummaryText,
+  confusionData,
+  laneClassData,
+  perClassData,
+} from "./classes.ts";
 export { errorKindData, type ErrorKindRow, errorsByKind } from "./errors.ts";
 export {
   buildReport,

@@ -15,6 +15,7 @@ import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
 import { replicaData } from "./replicas.ts";
+import { classesTerminal } from "./classes.ts";
 
 /** Options for the table renderers. */
 export interface ReportOptions {
@@ -167,6 +168,7 @@ export function terminalReport(report: RunReport): string {
     `By ${laneWord(run.spec)}`,
     breakdownTable(report.byWorkflow),
     "",
+    ...classesTerminal(summary.classes),
     "Reliability (answered decisions)",
     reliabilityText(summary),
     "",

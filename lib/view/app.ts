@@ -30,6 +30,7 @@ import {
 } from "./explorer.ts";
 import { type Html, html, notice, page } from "./_layout.ts";
 import { compareHref, comparePage, type FlipPage, refusedPage } from "./page_compare.ts";
+import { classesPage, runClassResults } from "./page_classes.ts";
 import { decisionPage } from "./page_decision.ts";
 import { explorerPage } from "./page_explorer.ts";
 import { runPage } from "./page_run.ts";
@@ -258,6 +259,23 @@ export function createViewApp(context: ViewContext): Hono {
     const entry = await catalog.get(c.req.param("id"));
     if (!entry) return missing(c, `run "${c.req.param("id")}"`);
     return c.json({ errors: errorGroups(await catalog.db(entry), entry.id) });
+  });
+
+  // Per-class results.
+  app.get("/runs/:id/classes", async (c) => {
+    const entry = await catalog.get(c.req.param("id"));
+    if (!entry) return missing(c, `run "${c.req.param("id")}"`);
+    const classes = await runClassResults(entry.run, catalog.decisions(entry));
+    const lane = c.req.query("lane");
+    if (lane !== undefined && !Object.values(classes).some((q) => lane in q.lanes)) {
+      return missing(c, `lane "${lane}" in run "${entry.id}"`);
+    }
+    return htmlPage(c, classesPage({ entry, classes, lane }));
+  });
+  app.get("/api/runs/:id/classes", async (c) => {
+    const entry = await catalog.get(c.req.param("id"));
+    if (!entry) return missing(c, `run "${c.req.param("id")}"`);
+    return c.json({ classes: await runClassResults(entry.run, catalog.decisions(entry)) });
   });
 
   // The explorer.

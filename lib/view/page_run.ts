@@ -22,6 +22,7 @@ import type { ErrorGroup, Facets } from "./explorer.ts";
 import { CONFIDENT_MISTAKES, explorerHref, filterForm } from "./page_explorer.ts";
 import type { RunPageReport } from "./run_report.ts";
 import { datasetLabel } from "./page_runs.ts";
+import { classesHref } from "./page_classes.ts";
 import {
   decisionHref,
   type Html,
@@ -131,7 +132,9 @@ export function runPage(m: RunModel): Html {
         `
         : ""}<a href="/api/runs/${encodeURIComponent(
           entry.id,
-        )}">run as JSON</a> · decisions from ${entry.source === "index"
+        )}">run as JSON</a> · <a href="${classesHref(
+          entry.id,
+        )}">per-class results</a> · decisions from ${entry.source === "index"
         ? "the index"
         : "the run directory"}</p>
   `;

@@ -12,13 +12,7 @@
  * @module
  */
 import type { DatasetInfo } from "../dataset/mod.ts";
-import type {
-  AnsweredCase,
-  DecisionRecord,
-  RunJson,
-  RunSink,
-  ThresholdResult,
-} from "../record/mod.ts";
+import type { AnsweredCase, RunJson, RunSink, ThresholdResult } from "../record/mod.ts";
 import { ReportAccumulator, type RunReport } from "../report/mod.ts";
 import { MetricsAccumulator, type Summary } from "../metrics/mod.ts";
 import type { Workflow } from "./schemas.ts";
@@ -48,7 +42,7 @@ export class RunAccumulator implements RunSink {
   readonly #metrics: MetricsAccumulator;
   readonly #thresholds: ThresholdAccumulator;
   readonly #report: ReportAccumulator;
-  readonly #pending = new Map<number, readonly DecisionRecord[]>();
+  readonly #pending = new Map<number, AnsweredCase>();
   #next = 0;
   #cases = 0;
 
@@ -64,7 +58,7 @@ export class RunAccumulator implements RunSink {
   ) {
     const { resamples, sampleDecisions } = options;
     const seed = workflow.seed;
-    this.#metrics = new MetricsAccumulator({ seed, resamples });
+    this.#metrics = new MetricsAccumulator({ seed, resamples, classes: true });
     this.#thresholds = new ThresholdAccumulator(workflow.thresholds, { seed, resamples });
     this.#report = new ReportAccumulator({ seed, sampleDecisions });
   }
@@ -97,7 +91,7 @@ export class RunAccumulator implements RunSink {
    */
   case(answered: AnsweredCase): void {
     this.#cases++;
-    this.#pending.set(answered.index, answered.records);
+    this.#pending.set(answered.index, answered);
     if (this.#pending.size > REORDER_WINDOW) {
       this.#next = Math.min(...this.#pending.keys());
     }
@@ -105,11 +99,11 @@ export class RunAccumulator implements RunSink {
   }
 
   #drain(): void {
-    for (let records = this.#pending.get(this.#next); records !== undefined;) {
+    for (let answered = this.#pending.get(this.#next); answered !== undefined;) {
       this.#pending.delete(this.#next);
-      this.#add(records);
+      this.#add(answered);
       this.#next++;
-      records = this.#pending.get(this.#next);
+      answered = this.#pending.get(this.#next);
     }
   }
 
@@ -120,10 +114,10 @@ export class RunAccumulator implements RunSink {
     }
   }
 
-  #add(records: readonly DecisionRecord[]): void {
+  #add({ records, item }: AnsweredCase): void {
     const id = records[0]?.case;
     if (id === undefined) return;
-    this.#metrics.addCase(id, records);
+    this.#metrics.addCase(id, records, item.questions);
     this.#thresholds.addCase(id, records);
     this.#report.addCase(id, records);
   }

@@ -1,0 +1,85 @@
+// End-to-end in headless Chromium: from a tickets run's page, the keyboard reaches the per-class
+// page; its matrices are drawn (screenshot checked) with no serious or critical axe-core
+// violation; a lane's button opens that lane's figures.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { RunJson } from "../lib/record/mod.ts";
+import { startView, type ViewServer } from "../lib/view/mod.ts";
+import { ROOT, runScript } from "./bench_cli_helpers.ts";
+import {
+  assertAccessible,
+  type Browser,
+  launchChromium,
+  pressAndWait,
+  screenshotDrawn,
+  tabTo,
+} from "./browser_helpers.ts";
+
+/** Where the screenshots are kept after the test (ignored by git). */
+const SHOTS = join(ROOT, ".scratch", "view-screenshots");
+
+Deno.test("the per-class page is reached, drawn and accessible in headless Chromium with the keyboard alone", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "decibench-classes-browser-" });
+  let view: ViewServer | null = null;
+  let browser: Browser | null = null;
+  try {
+    await Deno.mkdir(SHOTS, { recursive: true });
+    const runs = join(tmp, "runs");
+    const workflow = join(tmp, "tickets.yaml");
+    const example = await Deno.readTextFile(join(ROOT, "examples/tickets/workflow.yaml"));
+    await Deno.writeTextFile(
+      workflow,
+      example
+        .replace(/^\$schema:.*$/m, "")
+        .replace("path: tickets.csv", `path: ${join(ROOT, "examples/tickets/tickets.csv")}`)
+        .replace(
+          /reference: \{[^}]*\}/,
+          'reference: { predictor: oracle, faults: "jitter=0.5", seed: 3 }',
+        ),
+    );
+    const dir = join(runs, "tickets");
+    const db = join(runs, "decibench.db");
+    const bench = await runScript("bench.ts", [
+      workflow,
+      "--out",
+      dir,
+      "--db",
+      db,
+      "--limit",
+      "400",
+    ]);
+    assert.ok(bench.code === 0 || bench.code === 1, bench.stderr);
+    const run = JSON.parse(await Deno.readTextFile(join(dir, "run.json"))) as RunJson;
+    view = await startView({ port: 0, dbPath: db, runsDir: runs });
+    browser = await launchChromium(tmp);
+    const page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.goto(`${view.url}/runs/${run.id}`);
+    await tabTo(page, `a[href="/runs/${run.id}/classes"]`);
+    await pressAndWait(page, "Enter");
+    assert.equal(new URL(page.url()).pathname, `/runs/${run.id}/classes`);
+    const cells = await page.$$eval(
+      'table.confusion[data-question="urgent"] td[data-gold="true"]:not([data-predicted="error"])',
+      (els) => els.map((el) => Number(el.textContent)),
+    );
+    const urgent = run.summary!.classes!.urgent!;
+    assert.deepEqual(cells, urgent.confusion[0]!.slice(0, urgent.labels.length));
+    await screenshotDrawn(page, join(SHOTS, "classes.png"));
+    await assertAccessible(page, "per-class page");
+    const lane = Object.keys(urgent.lanes)[0]!;
+    await tabTo(page, `a.button[href$="?lane=${encodeURIComponent(lane)}"]`);
+    await pressAndWait(page, "Enter");
+    assert.equal(new URL(page.url()).searchParams.get("lane"), lane);
+    const laneCells = await page.$$eval(
+      'table.confusion[data-question="urgent"] td[data-gold="true"]:not([data-predicted="error"])',
+      (els) => els.map((el) => Number(el.textContent)),
+    );
+    assert.deepEqual(laneCells, urgent.lanes[lane]!.confusion[0]!.slice(0, urgent.labels.length));
+    await assertAccessible(page, `per-class page of lane ${lane}`);
+  } finally {
+    await browser?.close();
+    await view?.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
