@@ -63,6 +63,43 @@ export {
 export { type GateRun, type GateRunResult, runGate, type RunGateOptions } from "./gate_run.ts";
 export { type ClopperPearsonOptions, clopperPearsonUpper } from "./binomial.ts";
 export {
+  binomialPValue,
+  clopperPearsonLower,
+  learnThenTest,
+  type LttCandidate,
+  neededTrials,
+} from "./ltt.ts";
+export {
+  checkCosts,
+  choosePolicy,
+  type ChoosePolicyOptions,
+  POLICY_BARS,
+  type PolicyItem,
+} from "./policy.ts";
+export {
+  calibrate,
+  decideWithPolicy,
+  ESCALATE,
+  expectedCost,
+  type PolicyDecision,
+} from "./policy_apply.ts";
+export {
+  parsePolicy,
+  type Policy,
+  POLICY_OBJECTIVES,
+  POLICY_SCHEMA_PATH,
+  POLICY_VERSION,
+  type PolicyBeforeAfter,
+  type PolicyCalibration,
+  type PolicyFigure,
+  type PolicyHeldout,
+  policyJsonSchema,
+  policyJsonSchemaText,
+  type PolicyLane,
+  type PolicyObjective,
+  PolicySchema,
+} from "./policy_schema.ts";
+export {
   type CurvePoint,
   type CurveRow,
   type LaneSweep,
