@@ -10,7 +10,6 @@ import { parse as parseYaml } from "yaml";
 import {
   type CommandSpec,
   intFlag,
-  numberFlag,
   parseCommand,
   pathFlag,
   stringFlag,
@@ -150,7 +149,7 @@ function laneTable(policy: Policy): string {
   const rows = Object.entries(policy.lanes).map(([lane, l]) => [
     lane,
     policy.objective === "cost" ? "n/a" : l.certified ? "yes" : `no (needs ${l.neededSelectN})`,
-    l.threshold === null ? "escalate" : l.threshold.toFixed(2),
+    l.threshold === null ? "escalate" : String(Number(l.threshold.toFixed(5))),
     l.selectFailures === null ? `–/${l.selectN}` : `${l.selectFailures}/${l.selectN}`,
     String(l.heldout.n),
     l.heldout.events === null
@@ -158,6 +157,7 @@ function laneTable(policy: Policy): string {
       : `${percent(l.heldout.rate)} (${l.heldout.events}/${l.heldout.trials})`,
     percent(l.heldout.upper95),
     percent(l.heldout.coverage),
+    ...(policy.objective === "false-pass" ? [percent(l.heldout.passRate)] : []),
     ...(policy.objective === "cost"
       ? [
         figure(l.heldout.expectedCost?.value ?? null, l.heldout.expectedCost?.interval ?? null),
@@ -174,6 +174,7 @@ function laneTable(policy: Policy): string {
     policy.objective === "false-pass" ? "false-pass rate" : "error (answered)",
     "≤ (95%)",
     "coverage",
+    ...(policy.objective === "false-pass" ? ["pass rate"] : []),
     ...(policy.objective === "cost" ? ["expected cost", "realised cost"] : []),
   ], rows);
 }

@@ -81,8 +81,15 @@ export {
   decideWithPolicy,
   ESCALATE,
   expectedCost,
+  type GatePolicy,
   type PolicyDecision,
 } from "./policy_apply.ts";
+export {
+  checkPolicy,
+  checkPolicyQuestion,
+  type PolicyCheckInput,
+  type PolicyCheckLane,
+} from "./policy_check.ts";
 export {
   parsePolicy,
   type Policy,
@@ -97,7 +104,6 @@ export {
   policyJsonSchemaText,
   type PolicyLane,
   type PolicyObjective,
-  PolicySchema,
 } from "./policy_schema.ts";
 export {
   type CurvePoint,

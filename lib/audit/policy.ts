@@ -115,11 +115,32 @@ export interface ChoosePolicyOptions {
   now?: Date;
 }
 
-/** The candidate bars, strict to loose: 1.00, 0.99, …, 0.00. */
-export const POLICY_BARS: readonly number[] = Array.from(
-  { length: 101 },
-  (_, j) => (100 - j) / 100,
-);
+/**
+ * The candidate bars, strict to loose: 1, 0.99999, 0.9999, 0.9995, 0.999, then 0.998 to 0.900 in
+ * steps of 0.001 and 0.89 to 0.00 in steps of 0.01 (finer near 1, where an over-confident model's
+ * probabilities crowd). The order is fixed before any label is seen, as fixed-sequence testing
+ * requires; more candidates cost the guarantee nothing.
+ */
+export const POLICY_BARS: readonly number[] = [
+  1,
+  0.99999,
+  0.9999,
+  0.9995,
+  0.999,
+  ...Array.from({ length: 99 }, (_, j) => (998 - j) / 1000),
+  ...Array.from({ length: 90 }, (_, j) => (89 - j) / 100),
+];
+
+/** How many of `sorted` (descending) are ≥ each bar of `bars` (descending), in one pass. */
+function countsAtBars(sorted: readonly number[], bars: readonly number[]): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const t of bars) {
+    while (at < sorted.length && (sorted[at] as number) >= t) at++;
+    out.push(at);
+  }
+  return out;
+}
 
 function checkRange(name: string, value: number): void {
   if (!(value > 0 && value < 1)) {
@@ -436,8 +457,8 @@ function chooseLane(
       calibrated(i).true ?? 0
     );
     selectN = negatives.length;
-    candidates = bars.map((t) => ({
-      events: negatives.filter((p) => p >= t).length,
+    candidates = countsAtBars(negatives.sort((a, b) => b - a), bars).map((events) => ({
+      events,
       trials: negatives.length,
     }));
   } else {
@@ -453,14 +474,22 @@ function chooseLane(
     const share = selectN ? Math.min(1, (1.5 * need) / selectN) : 1;
     let start = 0;
     if (fitTops.length) {
-      start = bars.findIndex((t) => fitTops.filter((p) => p >= t).length >= share * fitTops.length);
+      const answeredAt = countsAtBars(fitTops.sort((a, b) => b - a), bars);
+      start = answeredAt.findIndex((n) => n >= share * fitTops.length);
       if (start < 0) start = bars.length - 1;
     }
     bars = bars.slice(start);
-    candidates = bars.map((t) => {
-      const answered = scored.filter((s) => s.p >= t);
-      return { events: answered.filter((s) => s.wrong).length, trials: answered.length };
-    });
+    scored.sort((a, b) => b.p - a.p);
+    candidates = [];
+    let at = 0;
+    let wrong = 0;
+    for (const t of bars) {
+      while (at < scored.length && (scored[at] as { p: number }).p >= t) {
+        if ((scored[at] as { wrong: boolean }).wrong) wrong++;
+        at++;
+      }
+      candidates.push({ events: wrong, trials: at });
+    }
   }
   const chosen = learnThenTest(candidates, policy.alpha, policy.deltaPerLane);
   if (chosen === null) {
@@ -505,8 +534,19 @@ function heldoutOf(
     const negatives = decisions.filter((d) => d.item.gold === "false");
     trials = negatives.length;
     events = negatives.filter((d) => d.action === "true").length;
+    extra.passRate = coverage
+      ? decisions.filter((d) => d.action === "true").length / items.length
+      : null;
     if (coverage === 0) {
-      return { n: items.length, events: null, trials: null, rate: null, upper95: null, coverage };
+      return {
+        n: items.length,
+        events: null,
+        trials: null,
+        rate: null,
+        upper95: null,
+        coverage,
+        passRate: null,
+      };
     }
   } else {
     trials = decided.length;

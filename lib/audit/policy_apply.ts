@@ -16,6 +16,16 @@ export interface PolicyDecision {
   calibrated: Record<string, number>;
 }
 
+/** A policy as the gate applies it: the policy, its file and the file's sha256. */
+export interface GatePolicy {
+  /** The policy read from the file. */
+  policy: Policy;
+  /** The file's path. */
+  file: string;
+  /** sha256 of the file's bytes (recorded with each verdict). */
+  sha256: string;
+}
+
 /** The action that hands a case to a person. */
 export const ESCALATE = "escalate";
 

@@ -76,6 +76,7 @@ const HeldoutSchema = z.object({
   rate: z.number().nullable(),
   upper95: z.number().nullable(),
   coverage: z.number().nullable(),
+  passRate: z.number().nullable().optional(),
   expectedCost: figure.optional(),
   realisedCost: figure.optional(),
 });
@@ -94,6 +95,8 @@ export interface PolicyHeldout {
   upper95: number | null;
   /** Share of the lane's cases the policy decides (not escalated). */
   coverage: number | null;
+  /** `false-pass`: share of the lane's cases that pass (null when it escalates every case). */
+  passRate?: number | null | undefined;
   /** `cost`: mean expected cost per case under the calibrated distribution, with its interval. */
   expectedCost?: PolicyFigure | undefined;
   /** `cost`: mean realised cost per case against the gold labels, with its interval. */
