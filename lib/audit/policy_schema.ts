@@ -70,12 +70,14 @@ export interface PolicyCalibration {
 }
 
 const HeldoutSchema = z.object({
-  n: z.number().int().min(0),
-  events: z.number().int().min(0).nullable(),
-  trials: z.number().int().min(0).nullable(),
-  rate: z.number().nullable(),
-  upper95: z.number().nullable(),
-  coverage: z.number().nullable(),
+  n: z.number().int().min(0).describe("Held-out labelled cases of the lane"),
+  events: z.number().int().min(0).nullable().describe("False passes or wrong answers"),
+  trials: z.number().int().min(0).nullable().describe('Gold "no" cases decided, or answered cases'),
+  rate: z.number().nullable().describe("events ÷ trials"),
+  upper95: z.number().nullable().describe(
+    "One-sided 95% exact (Clopper–Pearson) upper bound on the rate",
+  ),
+  coverage: z.number().nullable().describe("Share of the lane's cases decided (not escalated)"),
   passRate: z.number().nullable().optional(),
   expectedCost: figure.optional(),
   realisedCost: figure.optional(),
@@ -104,12 +106,22 @@ export interface PolicyHeldout {
 }
 
 const LaneSchema = z.object({
-  certified: z.boolean(),
-  threshold: z.number().nullable(),
-  selectN: z.number().int().min(0),
-  selectFailures: z.number().int().min(0).nullable(),
-  neededSelectN: z.number().int().min(0).nullable(),
-  heldout: HeldoutSchema,
+  certified: z.boolean().describe(
+    "Whether the select part certified a bar; an uncertified lane escalates every case",
+  ),
+  threshold: z.number().nullable().describe(
+    "The bar on the calibrated probability (pass or answer when ≥ it); null when uncertified",
+  ),
+  selectN: z.number().int().min(0).describe(
+    'Trials in the select part: gold "no" cases (false-pass) or answered cases (selective-risk)',
+  ),
+  selectFailures: z.number().int().min(0).nullable().describe(
+    "Events at the bar in the select part: false passes or wrong answers",
+  ),
+  neededSelectN: z.number().int().min(0).nullable().describe(
+    "Uncertified: trials the select part would need to certify any bar with zero events",
+  ),
+  heldout: HeldoutSchema.describe("What the held-out part measured at the bar"),
 });
 
 /** One lane of a policy. */
@@ -140,16 +152,22 @@ export const PolicySchema = z.object({
   tool: z.string(),
   tool_version: z.string(),
   created_at: z.string(),
-  question: z.string().min(1),
-  type: z.enum(QUESTION_TYPES),
-  definition: z.record(z.string(), z.unknown()).nullable(),
-  options: z.array(z.string()),
-  objective: z.enum(POLICY_OBJECTIVES),
-  alpha: z.number().gt(0).lt(1),
-  delta: z.number().gt(0).lt(1),
-  deltaPerLane: z.number().gt(0).lt(1),
-  guarantee: z.string(),
-  costs: z.record(z.string(), z.record(z.string(), z.number())).nullable(),
+  question: z.string().min(1).describe("The question the policy decides"),
+  type: z.enum(QUESTION_TYPES).describe("Its type"),
+  definition: z.record(z.string(), z.unknown()).nullable().describe(
+    "The question as asked (type, instructions, criteria); the gate refuses a workflow whose question differs",
+  ),
+  options: z.array(z.string()).describe("The question's options, in order"),
+  objective: z.enum(POLICY_OBJECTIVES).describe("What the bars control"),
+  alpha: z.number().gt(0).lt(1).describe("The rate each certified lane's bar keeps below"),
+  delta: z.number().gt(0).lt(1).describe(
+    "The chance, over the labelled sample, that any certified lane's rate exceeds alpha",
+  ),
+  deltaPerLane: z.number().gt(0).lt(1).describe("delta ÷ lanes (Bonferroni)"),
+  guarantee: z.string().describe("The guarantee in words"),
+  costs: z.record(z.string(), z.record(z.string(), z.number())).nullable().describe(
+    "cost objective: gold option → action (options and escalate) → cost",
+  ),
   source: z.object({
     run: z.string(),
     fingerprint: z.string(),
@@ -165,8 +183,10 @@ export const PolicySchema = z.object({
     unlabelled: z.number().int().min(0),
     errors: z.number().int().min(0),
   }),
-  calibration: CalibrationSchema,
-  lanes: z.record(z.string(), LaneSchema),
+  calibration: CalibrationSchema.describe(
+    "The calibration applied before the bars, with its held-out before/after figures",
+  ),
+  lanes: z.record(z.string(), LaneSchema).describe("Per lane, by name"),
 });
 
 /** `policy.json`. */
