@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadWorkflow, predictorNames, runBenchmark, validateWorkflow } from "../mod.ts";
 
-const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run"];
+const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run", "policy"];
 
 interface Output {
   output_type: string;

@@ -73,8 +73,10 @@ export {
   checkCosts,
   choosePolicy,
   type ChoosePolicyOptions,
+  type LaneParts,
   POLICY_BARS,
   type PolicyItem,
+  splitPolicyItems,
 } from "./policy.ts";
 export {
   calibrate,

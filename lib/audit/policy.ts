@@ -202,11 +202,31 @@ export function checkCosts(
   }
 }
 
-/** A lane's items cut into the three parts. */
-interface LaneParts {
+/** A lane's labelled items cut into the three parts. */
+export interface LaneParts {
+  /** Items the calibration is fitted on. */
   fit: PolicyItem[];
+  /** Items the lane's bar is chosen on. */
   select: PolicyItem[];
+  /** Items the policy is reported on. */
   heldout: PolicyItem[];
+}
+
+/**
+ * The split `choosePolicy` makes: per lane (sorted by name), the items sorted by id, shuffled with
+ * the seed and cut in the ratio (fit and select rounded, the rest held out).
+ *
+ * @param items The labelled items.
+ * @param ratio The fit : select : held-out ratio.
+ * @param seed The shuffle's seed.
+ * @returns The parts per lane.
+ */
+export function splitPolicyItems(
+  items: readonly PolicyItem[],
+  ratio: readonly [number, number, number],
+  seed: number,
+): Map<string, LaneParts> {
+  return splitLanes(items, ratio, seed);
 }
 
 function splitLanes(
