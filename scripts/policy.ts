@@ -152,7 +152,7 @@ function laneTable(policy: Policy): string {
     l.threshold === null ? "escalate" : String(Number(l.threshold.toFixed(5))),
     l.selectFailures === null ? `–/${l.selectN}` : `${l.selectFailures}/${l.selectN}`,
     String(l.heldout.n),
-    l.heldout.events === null
+    l.heldout.events === null || !l.heldout.trials
       ? "n/a"
       : `${percent(l.heldout.rate)} (${l.heldout.events}/${l.heldout.trials})`,
     percent(l.heldout.upper95),
@@ -343,10 +343,14 @@ async function main(args: string[]): Promise<number> {
   );
   for (const [lane, l] of uncertified) {
     const what = policy.objective === "false-pass" ? 'gold "no" cases' : "answered cases";
+    const event = policy.objective === "false-pass" ? "false pass" : "wrong answer";
+    const need = l.neededSelectN ?? 0;
     console.log(
-      `lane ${lane}: no bar certified; its cases escalate. Certifying any bar needs at least ${l.neededSelectN} ${what} in the select part with no ${
-        policy.objective === "false-pass" ? "false pass" : "wrong answer"
-      } (it had ${l.selectN}); label more of its cases`,
+      l.selectN < need
+        ? `lane ${lane}: no bar certified; its cases escalate. Certifying any bar needs at least ${need} ${what} in the select part with no ${event} (it had ${l.selectN}); label more of its cases`
+        : `lane ${lane}: no bar certified; its cases escalate. Its select part had ${l.selectN} ${
+          policy.objective === "false-pass" ? what : "cases"
+        }, but even the strictest bar tested had too many ${event}s for α = ${policy.alpha}; the model is not good enough on this lane at this α`,
     );
   }
   console.log(`\npolicy      ${out}`);

@@ -20,7 +20,7 @@ import {
 import type { QuestionType } from "../dataset/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { clopperPearsonUpper } from "./binomial.ts";
-import { learnThenTest, type LttCandidate, neededTrials } from "./ltt.ts";
+import { binomialPValue, learnThenTest, type LttCandidate, neededTrials } from "./ltt.ts";
 import { decideWithPolicy, ESCALATE, expectedCost } from "./policy_apply.ts";
 import {
   type Policy,
@@ -487,16 +487,29 @@ function chooseLane(
       return { p, wrong: top !== i.gold };
     });
     selectN = scored.length;
-    // The sequence starts at the strictest bar under which the fit part (independent of the
-    // select part) answers enough cases to certify: bars stricter than that cannot be rejected.
-    const fitTops = part.fit.map((i) => topProbability(calibrated(i), policy.options).p);
-    const need = neededTrials(policy.alpha, policy.deltaPerLane);
-    const share = selectN ? Math.min(1, (1.5 * need) / selectN) : 1;
+    // Where the sequence starts is chosen on the fit part, which the select part never sees: the
+    // bar whose fit-part counts, scaled to the select part's size, give the smallest p-value (the
+    // strictest on a tie). Stricter bars answer too few cases to be rejected; the order stays
+    // fixed before the select part is read.
+    const fitScored = part.fit.map((i) => {
+      const { top, p } = topProbability(calibrated(i), policy.options);
+      return { p, wrong: top !== i.gold };
+    }).sort((x, y) => y.p - x.p);
     let start = 0;
-    if (fitTops.length) {
-      const answeredAt = countsAtBars(fitTops.sort((a, b) => b - a), bars);
-      start = answeredAt.findIndex((n) => n >= share * fitTops.length);
-      if (start < 0) start = bars.length - 1;
+    if (fitScored.length) {
+      const scale = selectN / fitScored.length;
+      let best = Infinity;
+      let at = 0;
+      let wrong = 0;
+      for (let j = 0; j < bars.length; j++) {
+        const t = bars[j] as number;
+        while (at < fitScored.length && (fitScored[at] as { p: number }).p >= t) {
+          if ((fitScored[at] as { wrong: boolean }).wrong) wrong++;
+          at++;
+        }
+        const p = binomialPValue(Math.round(wrong * scale), Math.round(at * scale), policy.alpha);
+        if (p < best) [best, start] = [p, j];
+      }
     }
     bars = bars.slice(start);
     scored.sort((a, b) => b.p - a.p);
