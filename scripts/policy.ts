@@ -1,6 +1,7 @@
 /**
  * `deno task policy RUN --question Q [--objective false-pass|selective-risk|cost] [--alpha A]
- * [--delta D] [--calibrate temperature|platt|isotonic|none] [--costs FILE] [--split F,S,H]
+ * [--delta D] [--calibrate temperature|platt|isotonic|none] [--per-lane] [--costs FILE]
+ * [--split F,S,H]
  * [--seed N] [--out FILE] [--json]`: chooses a decision policy over a completed labelled run (no
  * request is sent) and writes `policy.json`, which `deno task gate --policy` applies.
  *
@@ -56,6 +57,10 @@ deno task gate --policy.`,
       type: "string",
       value: "M",
       help: "temperature (default), platt, isotonic (yes/no) or none",
+    },
+    "per-lane": {
+      type: "boolean",
+      help: "fit the calibration per lane too, on each lane's own fit part",
     },
     costs: {
       type: "string",
@@ -148,7 +153,13 @@ function laneTable(policy: Policy): string {
   const event = policy.objective === "false-pass" ? "false passes" : "wrong answered";
   const rows = Object.entries(policy.lanes).map(([lane, l]) => [
     lane,
-    policy.objective === "cost" ? "n/a" : l.certified ? "yes" : `no (needs ${l.neededSelectN})`,
+    policy.objective === "cost"
+      ? "n/a"
+      : l.certified
+      ? "yes"
+      : l.selectN < (l.neededSelectN ?? 0)
+      ? `no (needs ${l.neededSelectN})`
+      : "no",
     l.threshold === null ? "escalate" : String(Number(l.threshold.toFixed(5))),
     l.selectFailures === null ? `–/${l.selectN}` : `${l.selectFailures}/${l.selectN}`,
     String(l.heldout.n),
@@ -296,6 +307,7 @@ async function main(args: string[]): Promise<number> {
       alpha,
       delta,
       calibrate,
+      perLane: values["per-lane"] === true,
       ...(costs !== undefined ? { costs } : {}),
       ...(split !== undefined ? { split } : {}),
       seed,
@@ -328,13 +340,15 @@ async function main(args: string[]): Promise<number> {
     } seed ${seed}: fit ${policy.split.fit}, select ${policy.split.select}, held-out ${policy.split.heldout} labelled cases (${unlabelled} unlabelled and ${errors} errored left out)`,
   );
   console.log(
-    `calibration ${c.method}${c.method === "none" ? "" : ` fitted on ${c.fitN}`}; held-out ECE ${
-      figure(c.heldout.ece.before.value, c.heldout.ece.before.interval)
-    } → ${figure(c.heldout.ece.after.value, c.heldout.ece.after.interval)}, NLL ${
-      figure(c.heldout.nll.before.value, null)
-    } → ${figure(c.heldout.nll.after.value, null)}, Brier ${
-      figure(c.heldout.brier.before.value, null)
-    } → ${figure(c.heldout.brier.after.value, null)}\n`,
+    `calibration ${c.method}${c.method === "none" ? "" : ` fitted on ${c.fitN}`}${
+      c.lanes ? ` (and per lane: ${Object.keys(c.lanes).length} lanes)` : ""
+    }; held-out ECE ${figure(c.heldout.ece.before.value, c.heldout.ece.before.interval)} → ${
+      figure(c.heldout.ece.after.value, c.heldout.ece.after.interval)
+    }, NLL ${figure(c.heldout.nll.before.value, null)} → ${
+      figure(c.heldout.nll.after.value, null)
+    }, Brier ${figure(c.heldout.brier.before.value, null)} → ${
+      figure(c.heldout.brier.after.value, null)
+    }\n`,
   );
   console.log(laneTable(policy));
   console.log(`\n${policy.guarantee}.`);

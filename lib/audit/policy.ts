@@ -21,7 +21,7 @@ import type { QuestionType } from "../dataset/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { clopperPearsonUpper } from "./binomial.ts";
 import { binomialPValue, learnThenTest, type LttCandidate, neededTrials } from "./ltt.ts";
-import { decideWithPolicy, ESCALATE, expectedCost } from "./policy_apply.ts";
+import { calibrate, decideWithPolicy, ESCALATE, expectedCost } from "./policy_apply.ts";
 import {
   type Policy,
   POLICY_OBJECTIVES,
@@ -79,6 +79,12 @@ export interface ChoosePolicyOptions {
    */
   calibrate?: string;
   /**
+   * Fit the calibration per lane too, on each lane's own fit part (the calibration fitted on all
+   * lanes still serves a lane without one).
+   * @default false
+   */
+  perLane?: boolean;
+  /**
    * `cost`: gold option → action (the options and `escalate`) → cost.
    * @default undefined
    */
@@ -114,6 +120,8 @@ export interface ChoosePolicyOptions {
    */
   now?: Date;
 }
+
+const NO_FIGURE: PolicyFigure = { value: null, interval: null };
 
 /**
  * The candidate bars, strict to loose: 1, 0.99999, 0.9999, 0.9995, 0.999, then 0.998 to 0.900 in
@@ -394,13 +402,34 @@ export function choosePolicy(items: readonly PolicyItem[], options: ChoosePolicy
     }
     fitted = fitCalibration(method, labelled(fitItems));
   }
-  const figures = calibrationFigures(fitted, labelled(heldoutItems), { replicates, seed });
   const calibration: PolicyCalibration = {
     method: fitted?.method ?? "none",
     params: fitted?.params ?? {},
     fitN: fitted?.fitN ?? 0,
-    heldout: { n: figures.n, ece: figures.ece, nll: figures.nll, brier: figures.brier },
+    heldout: {
+      n: 0,
+      ece: { before: NO_FIGURE, after: NO_FIGURE },
+      nll: { before: NO_FIGURE, after: NO_FIGURE },
+      brier: { before: NO_FIGURE, after: NO_FIGURE },
+    },
   };
+  if (fitted !== null && options.perLane === true) {
+    calibration.lanes = {};
+    for (const [lane, part] of parts) {
+      if (part.fit.length === 0) continue;
+      const own = fitCalibration(fitted.method, labelled(part.fit));
+      calibration.lanes[lane] = { params: own.params, fitN: own.fitN };
+    }
+  }
+  const figures = calibrationFigures(
+    fitted === null ? null : (_item, index) => {
+      const item = heldoutItems[index] as PolicyItem;
+      return calibrate({ calibration }, item.predicted, item.lane);
+    },
+    labelled(heldoutItems),
+    { replicates, seed },
+  );
+  calibration.heldout = { n: figures.n, ece: figures.ece, nll: figures.nll, brier: figures.brier };
   const laneCount = parts.size;
   const deltaPerLane = delta / laneCount;
   const policy: Policy = {

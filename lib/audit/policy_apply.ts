@@ -34,16 +34,18 @@ export const ESCALATE = "escalate";
  *
  * @param policy The policy.
  * @param predicted The distribution as returned.
+ * @param lane The case's lane: its own calibration when the policy has one per lane.
  * @returns The calibrated distribution (the same values for calibration `none`).
  */
 export function calibrate(
   policy: Pick<Policy, "calibration">,
   predicted: Readonly<Record<string, number>>,
+  lane?: string,
 ): Record<string, number> {
-  return policy.calibration.method === "none" ? { ...predicted } : applyCalibration(
-    { method: policy.calibration.method, params: policy.calibration.params },
-    predicted,
-  );
+  const { method, params, lanes } = policy.calibration;
+  if (method === "none") return { ...predicted };
+  const own = lane === undefined ? undefined : lanes?.[lane];
+  return applyCalibration({ method, params: own?.params ?? params }, predicted);
 }
 
 /**
@@ -68,7 +70,7 @@ export function decideWithPolicy(
   lane: string,
   predicted: Readonly<Record<string, number>>,
 ): PolicyDecision {
-  const calibrated = calibrate(policy, predicted);
+  const calibrated = calibrate(policy, predicted, lane);
   if (policy.objective === "cost") {
     const costs = policy.costs ?? {};
     let best = ESCALATE;

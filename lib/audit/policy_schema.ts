@@ -49,6 +49,15 @@ const CalibrationSchema = z.object({
   method: z.enum([...RECALIBRATION_METHODS, "none"]),
   params: z.record(z.string(), z.union([z.number(), z.array(z.number())])),
   fitN: z.number().int().min(0),
+  lanes: z.record(
+    z.string(),
+    z.object({
+      params: z.record(z.string(), z.union([z.number(), z.array(z.number())])),
+      fitN: z.number().int().min(0),
+    }),
+  ).optional().describe(
+    "With --per-lane: each lane's own fitted parameters (params above: all lanes, for a lane without its own)",
+  ),
   heldout: z.object({
     n: z.number().int().min(0),
     ece: beforeAfter,
@@ -65,6 +74,11 @@ export interface PolicyCalibration {
   params: Record<string, number | number[]>;
   /** Labelled cases it was fitted on. */
   fitN: number;
+  /**
+   * With `--per-lane`: each lane's own parameters and fit size; `params` (fitted on all lanes)
+   * serves a lane without its own.
+   */
+  lanes?: Record<string, { params: Record<string, number | number[]>; fitN: number }> | undefined;
   /** Before/after on the held-out part: top-label 10-bin ECE, NLL, Brier. */
   heldout: { n: number; ece: PolicyBeforeAfter; nll: PolicyBeforeAfter; brier: PolicyBeforeAfter };
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import Ajv2020 from "ajv/dist/2020.js";
 import { choosePolicy, POLICY_BARS, type PolicyItem } from "./policy.ts";
-import { decideWithPolicy, ESCALATE } from "./policy_apply.ts";
+import { calibrate, decideWithPolicy, ESCALATE } from "./policy_apply.ts";
+import { applyCalibration } from "../metrics/mod.ts";
 import { checkPolicy, checkPolicyQuestion } from "./policy_check.ts";
 import {
   parsePolicy,
@@ -186,5 +187,22 @@ Deno.test("`checkPolicyQuestion()` refuses another question, type or definition"
         "p.json",
       ),
     /is a choice question here and a noul question in the policy/,
+  );
+});
+
+Deno.test("`choosePolicy()` with perLane fits each lane its own calibration and applies it by lane", () => {
+  const policy = choosePolicy(items(), { ...base, calibrate: "platt", perLane: true });
+  const lanes = policy.calibration.lanes!;
+  assert.deepEqual(Object.keys(lanes), ["big", "small"]);
+  assert.equal(lanes.big!.fitN, 200);
+  assert.notDeepEqual(lanes.big!.params, policy.calibration.params);
+  const p = yesNo(0.6);
+  assert.deepEqual(
+    calibrate(policy, p, "big"),
+    applyCalibration({ method: "platt", params: lanes.big!.params }, p),
+  );
+  assert.deepEqual(
+    calibrate(policy, p, "elsewhere"),
+    applyCalibration({ method: "platt", params: policy.calibration.params }, p),
   );
 });

@@ -414,20 +414,29 @@ function percentile(sorted: readonly number[], q: number): number {
  * percentile bootstrap intervals (items resampled with replacement, the same draws before and
  * after), and the reliability bins.
  *
- * @param calibration The fitted calibration (null: none, after equals before).
+ * @param calibration The fitted calibration, or a function giving each held-out item's calibrated
+ *   distribution (e.g. a calibration per lane); null: none, after equals before.
  * @param heldOut Labelled distributions not used to fit it.
  * @param options Replicates and seed.
  * @returns The figures.
  */
 export function calibrationFigures(
-  calibration: Pick<FittedCalibration, "method" | "params"> | null,
+  calibration:
+    | Pick<FittedCalibration, "method" | "params">
+    | ((item: LabelledDistribution, index: number) => Readonly<Record<string, number>>)
+    | null,
   heldOut: readonly LabelledDistribution[],
   options: CalibrationFiguresOptions = {},
 ): CalibrationFigures {
   const before = heldOut.map((item) => scored(item.predicted, item.gold));
-  const after = calibration === null
-    ? before
-    : heldOut.map((item) => scored(applyCalibration(calibration, item.predicted), item.gold));
+  const after = calibration === null ? before : heldOut.map((item, index) =>
+    scored(
+      typeof calibration === "function"
+        ? calibration(item, index)
+        : applyCalibration(calibration, item.predicted),
+      item.gold,
+    )
+  );
   const empty = { value: null, interval: null };
   if (heldOut.length === 0) {
     return {
