@@ -73,6 +73,47 @@ Deno.test("`deno task policy` chooses lane bars on a labelled run and `gate --po
     assert.match(out.lines.join("\n"), /Bonferroni over 2 lanes/);
   });
 
+  await t.step("selective-risk on a choice question and cost on a yes/no question", async () => {
+    const selective = await runScript("policy.ts", [
+      run,
+      "--question",
+      "topic",
+      "--objective",
+      "selective-risk",
+      "--alpha",
+      "0.3",
+      "--out",
+      join(dir, "topic.json"),
+    ]);
+    assert.equal(selective.code, 0, selective.stderr);
+    const topic = JSON.parse(await Deno.readTextFile(join(dir, "topic.json")));
+    assert.deepEqual(topic.options, ["x", "y", "z"]);
+    assert.equal(topic.objective, "selective-risk");
+    for (const lane of Object.values(topic.lanes) as { heldout: { coverage: number } }[]) {
+      assert.ok(lane.heldout.coverage >= 0 && lane.heldout.coverage <= 1);
+    }
+    await Deno.writeTextFile(
+      join(dir, "costs.yaml"),
+      '"true": { "true": 0, "false": 4, escalate: 1 }\n"false": { "true": 10, "false": 0, escalate: 1 }\n',
+    );
+    const cost = await runScript("policy.ts", [
+      run,
+      "--question",
+      "ok",
+      "--objective",
+      "cost",
+      "--costs",
+      join(dir, "costs.yaml"),
+      "--out",
+      join(dir, "cost.json"),
+    ]);
+    assert.equal(cost.code, 0, cost.stderr);
+    const policy = JSON.parse(await Deno.readTextFile(join(dir, "cost.json")));
+    assert.deepEqual(policy.costs.false, { true: 10, false: 0, escalate: 1 });
+    assert.equal(typeof policy.lanes.a.heldout.realisedCost.value, "number");
+    assert.match(cost.lines.join("\n"), /No guarantee/);
+  });
+
   await t.step("refuses bad input with one message and exit 2", async (s) => {
     await Deno.writeTextFile(
       join(dir, "costs.json"),
