@@ -144,7 +144,10 @@ export interface GateRun {
     source_run: string;
     /** sha256 of that run's question-set file (null for Typed Decisions). */
     source_question_set_sha256: string | null;
-    /** Whether these cases come from a different file than the policy's (new traffic). */
+    /**
+     * Whether these cases come from a different question-set file than the policy's run (new
+     * traffic); false for Typed Decisions.
+     */
     new_cases: boolean;
   };
 }
@@ -382,7 +385,8 @@ export async function runGate(
           delta: options.policy.policy.delta,
           source_run: options.policy.policy.source.run,
           source_question_set_sha256: options.policy.policy.source.questionSetSha256,
-          new_cases: options.policy.policy.source.questionSetSha256 !== dataset.info.revision,
+          new_cases: options.policy.policy.source.questionSetSha256 !== null &&
+            options.policy.policy.source.questionSetSha256 !== dataset.info.revision,
         },
       }
       : {}),
