@@ -32,6 +32,7 @@ import {
 import { writeCiReports } from "../lib/report/mod.ts";
 import { CI_OPTIONS, ciFlags } from "./_bench_pipeline.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
+import { checkGatePolicy, policyOutcome, readGatePolicy } from "./_gate_policy.ts";
 import { table } from "../lib/report/mod.ts";
 import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
 
@@ -55,6 +56,12 @@ and false-fail rates per lane with the exact one-sided 95% upper bound on the fa
       help: "the bar, a probability in [0, 1] (default 0.70, uncalibrated)",
     },
     calibrated: { type: "boolean", help: "mark the bar as chosen on held-out labels" },
+    policy: {
+      type: "string",
+      value: "FILE",
+      help:
+        "apply a policy.json (deno task policy): its calibration and each lane's bar; pass, fail or escalate",
+    },
     out: { type: "string", value: "DIR", help: "output directory (default runs/gate-<id>/)" },
     "base-url": { type: "string", value: "URL", help: "the server instead of the workflow's" },
     "max-reply-mb": {
@@ -82,7 +89,11 @@ async function main(args: string[]): Promise<number> {
   if (positionals.length !== 1) {
     throw new UsageError(`Cannot gate: expected one workflow file, got ${positionals.length}`);
   }
-  const question = stringFlag(values.question);
+  const policyFile = pathFlag(values.policy, "policy");
+  const gatePolicy = policyFile !== undefined
+    ? await readGatePolicy(policyFile, values)
+    : undefined;
+  const question = stringFlag(values.question) ?? gatePolicy?.policy.question;
   if (question === undefined || question === "") {
     throw new UsageError("Cannot gate: --question NAME is required (a yes/no question)");
   }
@@ -96,6 +107,7 @@ async function main(args: string[]): Promise<number> {
   const workflow = withEndpointLimits(await loadWorkflow(file), {
     maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
   });
+  if (gatePolicy) checkGatePolicy(gatePolicy, workflow, question);
   const json = values.json === true;
   const outDir = pathFlag(values.out, "out");
   const baseUrl = urlFlag(values["base-url"], "base-url");
@@ -112,6 +124,7 @@ async function main(args: string[]): Promise<number> {
     ...(model !== undefined ? { model } : {}),
     ...(parallel !== undefined ? { parallel } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    ...(gatePolicy ? { policy: gatePolicy } : {}),
     signal: interrupt.signal,
     // A workflow without parallel: what the server's slots gave, on stderr.
     onParallel: (choice) => console.error(choice.message),
@@ -128,13 +141,19 @@ async function main(args: string[]): Promise<number> {
       `gate ${run.workflow} · question ${run.question} · ${run.endpoint} · model ${run.model}`,
     );
     console.log(
-      `bar P(yes) ≥ ${bar} (${
-        run.calibrated
-          ? "marked calibrated"
-          : run.threshold === DEFAULT_GATE_THRESHOLD
-          ? "the default, uncalibrated"
-          : "uncalibrated"
-      }); ${run.cases} cases, ${run.undecided} undecided\n`,
+      run.policy
+        ? `policy ${run.policy.file} (${run.policy.objective}, α ${run.policy.alpha}, δ ${run.policy.delta}, sha256 ${
+          run.policy.sha256.slice(0, 12)
+        }, chosen on run ${run.policy.source_run}${
+          run.policy.new_cases ? "; these cases are new" : ""
+        }): each lane's bar on the calibrated P(yes); ${run.cases} cases, ${run.undecided} undecided\n`
+        : `bar P(yes) ≥ ${bar} (${
+          run.calibrated
+            ? "marked calibrated"
+            : run.threshold === DEFAULT_GATE_THRESHOLD
+            ? "the default, uncalibrated"
+            : "uncalibrated"
+        }); ${run.cases} cases, ${run.undecided} undecided\n`,
     );
     const data = gateTableData(run.lanes);
     console.log(table(data.header, data.rows));
@@ -159,13 +178,14 @@ async function main(args: string[]): Promise<number> {
       `${run.cases} cases, ${run.undecided} undecided · ${run.endpoint} · model ${run.model}`,
     ],
   });
+  const broken = gatePolicy ? policyOutcome(gatePolicy, result.records, json) : [];
   if (run.undecided > 0) {
     console.error(
       `decibench: ${run.undecided} of ${run.cases} cases are undecided (see "error" in gate.jsonl); run the gate again when the endpoint answers`,
     );
     return interrupt.signal.aborted ? 130 : 1;
   }
-  return 0;
+  return broken.length ? 1 : 0;
 }
 
 if (import.meta.main) {

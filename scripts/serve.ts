@@ -4,14 +4,21 @@
  * ```sh
  * deno task serve [--port N] [--hostname H] [--predictor NAME] [--faults SPEC] [--seed N]
  *                 [--latency-ms N] [--slots N] [--stop-after N] [--api-key-env NAME]
+ *                 [--workflow FILE --skill S --temperature T]
  * ```
  *
  * @module
  */
 import { parse } from "../lib/cli/args.ts";
 import { commandOf } from "../lib/invocation.ts";
-import { predictorNames, startReferenceServer } from "../lib/server/mod.ts";
+import {
+  createPredictorForCases,
+  predictorNames,
+  startReferenceServer,
+} from "../lib/server/mod.ts";
 import type { ReferenceServerOptions } from "../lib/server/mod.ts";
+import { loadCases, loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
+import { QuestionSetError } from "../lib/dataset/mod.ts";
 
 const USAGE = `Usage: ${commandOf("serve")} [options]
 
@@ -35,6 +42,11 @@ Options:
   --stop-after N      take N decision requests, then stop as if killed: the next one's
                       connection is reset and the server stops listening (a replica lost mid-run)
   --api-key-env NAME  require "Authorization: Bearer <key>" with the key read from env var NAME
+  --workflow FILE     the workflow whose question set the synthetic predictor knows (its cases are
+                      found by their state; required with --predictor synthetic)
+  --skill S           synthetic: added to the gold option's logit (default 1)
+  --temperature T     synthetic: logits are divided by T > 0 (default 1; with skill 1, below 1 is
+                      over-confident); --seed N seeds its noise
   -h, --help          show this help`;
 
 /** A command-line mistake: print the message and the hint, exit 2. */
@@ -59,7 +71,27 @@ function integer(
   return value;
 }
 
-function readOptions(args: string[]): ReferenceServerOptions | "help" {
+function finite(flag: string, text: string | undefined, positive: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || (positive && value <= 0)) {
+    throw new UsageError(
+      `Cannot use --${flag} "${text}": expected a number${positive ? " > 0" : ""}`,
+    );
+  }
+  return value;
+}
+
+/** The synthetic predictor's settings, when asked for. */
+interface SyntheticArgs {
+  workflow: string;
+  skill: number | undefined;
+  temperature: number | undefined;
+}
+
+function readOptions(
+  args: string[],
+): { options: ReferenceServerOptions; synthetic: SyntheticArgs | undefined } | "help" {
   let parsed;
   try {
     parsed = parse(args, {
@@ -72,6 +104,9 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
       slots: { type: "string" },
       "stop-after": { type: "string" },
       "api-key-env": { type: "string" },
+      workflow: { type: "string" },
+      skill: { type: "string" },
+      temperature: { type: "string" },
       help: { type: "boolean", short: "h" },
     }, "serve");
   } catch (error) {
@@ -89,6 +124,24 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
     seed: integer("seed", values.seed, 0, 0, Number.MAX_SAFE_INTEGER),
     latencyMs: integer("latency-ms", values["latency-ms"], 0, 0, 3_600_000),
   };
+  const skill = finite("skill", values.skill, false);
+  const temperature = finite("temperature", values.temperature, true);
+  let synthetic: SyntheticArgs | undefined;
+  if (options.predictor === "synthetic") {
+    if (values.workflow === undefined) {
+      throw new UsageError(
+        "Cannot start the synthetic predictor: --workflow FILE is required (the question set whose labels it knows)",
+      );
+    }
+    synthetic = { workflow: values.workflow, skill, temperature };
+  } else {
+    const given = ["workflow", "skill", "temperature"].find((flag) => values[flag] !== undefined);
+    if (given !== undefined) {
+      throw new UsageError(
+        `Cannot use --${given} with --predictor ${options.predictor}: it sets the synthetic predictor (--predictor synthetic)`,
+      );
+    }
+  }
   if (values.faults !== undefined) options.faults = values.faults;
   if (values.slots !== undefined) options.slots = integer("slots", values.slots, 1, 1, 4096);
   if (values["stop-after"] !== undefined) {
@@ -111,21 +164,41 @@ function readOptions(args: string[]): ReferenceServerOptions | "help" {
     }
     options.apiKey = key;
   }
-  return options;
+  return { options, synthetic };
 }
 
 async function main(args: string[]): Promise<number> {
-  let options: ReferenceServerOptions | "help";
+  let read: ReturnType<typeof readOptions>;
   try {
-    options = readOptions(args);
+    read = readOptions(args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message}\nRun with --help for the options.`);
     return 2;
   }
-  if (options === "help") {
+  if (read === "help") {
     console.log(USAGE.replace("PREDICTORS", predictorNames().join(", ")));
     return 0;
+  }
+  const { options, synthetic } = read;
+  if (synthetic !== undefined) {
+    try {
+      const workflow = await loadWorkflow(synthetic.workflow);
+      const { cases } = await loadCases(workflow);
+      const predictor = await createPredictorForCases("synthetic", cases, {
+        skill: synthetic.skill,
+        temperature: synthetic.temperature,
+        seed: options.seed,
+      });
+      if (predictor !== null) options.predictor = predictor;
+    } catch (error) {
+      if (
+        !(error instanceof WorkflowError || error instanceof QuestionSetError ||
+          error instanceof RangeError)
+      ) throw error;
+      console.error(`error: ${error.message}`);
+      return 2;
+    }
   }
   const shutdown = new AbortController();
   let server;

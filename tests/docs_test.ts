@@ -109,6 +109,7 @@ const FLAG_PAGES: Record<string, string> = {
   "export.ts": "exports.md",
   "gate.ts": "gate-and-sweep.md",
   "sweep.ts": "gate-and-sweep.md",
+  "policy.ts": "policies.md",
   "audit.ts": "audits.md",
   "live.ts": "live.md",
   "serve.ts": "reference-server.md",

@@ -4,7 +4,7 @@ import { loadWorkflow, predictorNames, runBenchmark, validateWorkflow } from "..
 import { readDecisions } from "../lib/record/mod.ts";
 import { ticketsRun } from "./user_set_helpers.ts";
 
-const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run"];
+const NOTEBOOKS = ["threshold_sweep", "per_lane", "explore_run", "policy"];
 
 interface Output {
   output_type: string;

@@ -181,5 +181,5 @@ Deno.test("`deno task serve --help` lists the options and predictors", async () 
   ) {
     assert.ok(stdout.includes(flag), flag);
   }
-  assert.match(stdout, /fitted, judge, oracle, prior, uniform/);
+  assert.match(stdout, /fitted, judge, oracle, prior, synthetic, uniform/);
 });

@@ -16,12 +16,20 @@ export interface GateRecord {
   lane: string;
   /** P(yes) exactly as returned; null when undecided (never a 0 in its place). */
   p_yes: number | null;
-  /** `pass` when p_yes ≥ threshold, `fail` below, `undecided` when the case could not be asked. */
-  verdict: "pass" | "fail" | "undecided";
+  /**
+   * `pass` when p_yes ≥ threshold, `fail` below, `undecided` when the case could not be asked;
+   * with a policy, its decision on the calibrated P(yes), `escalate` when it hands the case to a
+   * person.
+   */
+  verdict: "pass" | "fail" | "escalate" | "undecided";
   /** The gold label (true: the case should pass), or null when the case has none. */
   label: boolean | null;
   /** Why the case is undecided (error kind and message), or null. */
   error: { kind: string; message: string } | null;
+  /** With a policy: P(yes) after the policy's calibration (null when undecided). */
+  p_calibrated?: number | null | undefined;
+  /** With a policy: sha256 of the policy file applied. */
+  policy_sha256?: string | undefined;
   /** What decided. */
   provenance: GateRecordProvenance;
 }
@@ -36,8 +44,8 @@ export interface GateRecordProvenance {
   response_id: string | null;
   /** The cost the provider reported, or null (never estimated). */
   cost: number | null;
-  /** The pass bar. */
-  threshold: number;
+  /** The pass bar (with a policy, the lane's; null when the policy escalates the lane). */
+  threshold: number | null;
   /** Whether the user marked the bar as calibrated (chosen on held-out labels). */
   calibrated: boolean;
 }
@@ -54,6 +62,8 @@ export interface GateLane {
   fail: number;
   /** Verdict `undecided` (left out of every rate). */
   undecided: number;
+  /** Verdict `escalate` (a policy handed the case to a person; left out of every rate). */
+  escalate: number;
   /** Decided cases with a gold label: what the rates are over. */
   labelled: number;
   /** Rates over the decided, labelled cases (null without any). */
@@ -67,7 +77,7 @@ export interface GateLane {
  * (Clopper–Pearson) upper bound on the false-pass rate.
  *
  * @param records The gate's records.
- * @param threshold The pass bar.
+ * @param _threshold The pass bar (the verdicts already apply it; kept for callers).
  * @param options Confidence of the bound.
  * @returns The lanes, then the overall row.
  * @example
@@ -83,7 +93,7 @@ export interface GateLane {
  */
 export function gateLanes(
   records: readonly GateRecord[],
-  threshold: number,
+  _threshold: number,
   options: { confidence?: number } = {},
 ): GateLane[] {
   const byLane = new Map<string, GateRecord[]>();
@@ -93,19 +103,21 @@ export function gateLanes(
     else byLane.set(r.lane, [r]);
   }
   const lanes = [...byLane.keys()].sort().map((lane) =>
-    laneOf(lane, byLane.get(lane) ?? [], threshold, options)
+    laneOf(lane, byLane.get(lane) ?? [], options)
   );
-  return [...lanes, laneOf(OVERALL_LANE, records, threshold, options)];
+  return [...lanes, laneOf(OVERALL_LANE, records, options)];
 }
 
 function laneOf(
   lane: string,
   records: readonly GateRecord[],
-  threshold: number,
   options: { confidence?: number },
 ): GateLane {
+  // Rates follow the verdicts (a policy's bar applies to the calibrated P(yes), not p_yes).
   const items = records.flatMap((r) =>
-    r.p_yes !== null && r.label !== null ? [{ id: r.id, lane, p_yes: r.p_yes, label: r.label }] : []
+    (r.verdict === "pass" || r.verdict === "fail") && r.label !== null
+      ? [{ id: r.id, lane, p_yes: r.verdict === "pass" ? 1 : 0, label: r.label }]
+      : []
   );
   return {
     lane,
@@ -113,11 +125,12 @@ function laneOf(
     pass: records.filter((r) => r.verdict === "pass").length,
     fail: records.filter((r) => r.verdict === "fail").length,
     undecided: records.filter((r) => r.verdict === "undecided").length,
+    escalate: records.filter((r) => r.verdict === "escalate").length,
     labelled: items.length,
     rates: items.length
       ? metricsAt(
         items,
-        threshold,
+        0.5,
         options.confidence !== undefined ? { confidence: options.confidence } : {},
       )
       : null,
@@ -135,12 +148,15 @@ function rate(value: number | null, k: number, n: number): string {
  * @returns Header and rows.
  */
 export function gateTableData(lanes: readonly GateLane[]): { header: string[]; rows: string[][] } {
+  // The escalate column appears only when a policy escalated a case.
+  const escalated = lanes.some((l) => l.escalate > 0);
   return {
     header: [
       "lane",
       "cases",
       "pass",
       "fail",
+      ...(escalated ? ["escalate"] : []),
       "undecided",
       "labelled",
       "agreement",
@@ -155,6 +171,7 @@ export function gateTableData(lanes: readonly GateLane[]): { header: string[]; r
         String(l.cases),
         String(l.pass),
         String(l.fail),
+        ...(escalated ? [String(l.escalate)] : []),
         String(l.undecided),
         String(l.labelled),
         m ? rate(m.agreement, m.n - m.falsePasses - m.falseFails, m.n) : "n/a",

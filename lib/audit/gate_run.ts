@@ -20,6 +20,7 @@ import {
 } from "../workflow/mod.ts";
 import { DEFAULT_GATE_THRESHOLD } from "./gate.ts";
 import { type GateLane, gateLanes, type GateRecord } from "./gate_report.ts";
+import { decideWithPolicy, ESCALATE, type GatePolicy } from "./policy_apply.ts";
 
 /** Options of {@linkcode runGate}. */
 export interface RunGateOptions {
@@ -83,6 +84,12 @@ export interface RunGateOptions {
    * @default undefined
    */
   onParallel?: (choice: ParallelChoice) => void;
+  /**
+   * A decision policy (`deno task policy`): its calibration and each lane's bar replace the
+   * threshold, and a lane it does not certify escalates.
+   * @default undefined
+   */
+  policy?: GatePolicy;
 }
 
 /** `gate.json`: what ran and how it came out. */
@@ -121,6 +128,28 @@ export interface GateRun {
   lanes: GateLane[];
   /** The error that stopped the gate early, or null. */
   fatal: string | null;
+  /** The policy applied, when one was: its file, sha256 and where its labels came from. */
+  policy?: {
+    /** The policy file. */
+    file: string;
+    /** Its sha256. */
+    sha256: string;
+    /** Its objective. */
+    objective: string;
+    /** Its α. */
+    alpha: number;
+    /** Its δ. */
+    delta: number;
+    /** The run it was chosen on. */
+    source_run: string;
+    /** sha256 of that run's question-set file (null for Typed Decisions). */
+    source_question_set_sha256: string | null;
+    /**
+     * Whether these cases come from a different question-set file than the policy's run (new
+     * traffic); false for Typed Decisions.
+     */
+    new_cases: boolean;
+  };
 }
 
 /** The result of {@linkcode runGate}. */
@@ -261,22 +290,33 @@ export async function runGate(
         return;
       }
       const reply = outcome.reply;
-      const p = reply?.answers[question]?.probabilities.true;
+      const probabilities = reply?.answers[question]?.probabilities;
+      const p = probabilities?.true;
       const decided = typeof p === "number";
       const gold = item.gold[question];
+      const applied = decided && probabilities && options.policy
+        ? decideWithPolicy(options.policy.policy, item.workflow, probabilities)
+        : undefined;
       const record: GateRecord = {
         id: item.id,
         lane: item.workflow,
         p_yes: decided ? p : null,
-        verdict: !decided ? "undecided" : p >= threshold ? "pass" : "fail",
+        verdict: !decided
+          ? "undecided"
+          : applied
+          ? applied.action === ESCALATE ? "escalate" : applied.action === "true" ? "pass" : "fail"
+          : p >= threshold
+          ? "pass"
+          : "fail",
         label: gold ? gold.label === "true" : null,
         error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
+        ...policyFields(options.policy, applied?.calibrated.true ?? null),
         provenance: {
           kind: "atomic-decision",
           model: reply?.model ?? null,
           response_id: reply?.responseId ?? null,
           cost: reply?.cost ?? null,
-          threshold,
+          threshold: barOf(options.policy, item.workflow, threshold),
           calibrated,
         },
       };
@@ -296,12 +336,13 @@ export async function runGate(
       error: fatal !== null
         ? { kind: "not_asked", message: `Not asked: the gate stopped (${fatal})` }
         : { kind: "not_asked", message: "Not asked: the gate was interrupted" },
+      ...policyFields(options.policy, null),
       provenance: {
         kind: "atomic-decision",
         model: null,
         response_id: null,
         cost: null,
-        threshold,
+        threshold: barOf(options.policy, item.workflow, threshold),
         calibrated,
       },
     }
@@ -334,7 +375,37 @@ export async function runGate(
     undecided: final.filter((r) => r.verdict === "undecided").length,
     lanes: gateLanes(final, threshold),
     fatal,
+    ...(options.policy
+      ? {
+        policy: {
+          file: options.policy.file,
+          sha256: options.policy.sha256,
+          objective: options.policy.policy.objective,
+          alpha: options.policy.policy.alpha,
+          delta: options.policy.policy.delta,
+          source_run: options.policy.policy.source.run,
+          source_question_set_sha256: options.policy.policy.source.questionSetSha256,
+          new_cases: options.policy.policy.source.questionSetSha256 !== null &&
+            options.policy.policy.source.questionSetSha256 !== dataset.info.revision,
+        },
+      }
+      : {}),
   };
   await writeAtomic(join(dir, "gate.json"), JSON.stringify(run, null, 2) + "\n");
   return { dir, records: final, run };
+}
+
+/** A record's policy fields: the calibrated P(yes) and the policy's sha256 (none without one). */
+function policyFields(
+  policy: GatePolicy | undefined,
+  calibrated: number | null,
+): Pick<GateRecord, "p_calibrated" | "policy_sha256"> {
+  return policy ? { p_calibrated: calibrated, policy_sha256: policy.sha256 } : {};
+}
+
+/** The bar a verdict was held to: the policy lane's (null when it escalates), else the threshold. */
+function barOf(policy: GatePolicy | undefined, lane: string, threshold: number): number | null {
+  if (!policy) return threshold;
+  const entry = policy.policy.lanes[lane];
+  return entry?.certified ? entry.threshold : null;
 }

@@ -64,6 +64,51 @@ export { gateLaneChecks } from "./gate_ci.ts";
 export { type GateRun, type GateRunResult, runGate, type RunGateOptions } from "./gate_run.ts";
 export { type ClopperPearsonOptions, clopperPearsonUpper } from "./binomial.ts";
 export {
+  binomialPValue,
+  clopperPearsonLower,
+  learnThenTest,
+  type LttCandidate,
+  neededTrials,
+} from "./ltt.ts";
+export {
+  checkCosts,
+  choosePolicy,
+  type ChoosePolicyOptions,
+  type LaneParts,
+  POLICY_BARS,
+  type PolicyItem,
+  splitPolicyItems,
+} from "./policy.ts";
+export {
+  calibrate,
+  decideWithPolicy,
+  ESCALATE,
+  expectedCost,
+  type GatePolicy,
+  type PolicyDecision,
+} from "./policy_apply.ts";
+export {
+  checkPolicy,
+  checkPolicyQuestion,
+  type PolicyCheckInput,
+  type PolicyCheckLane,
+} from "./policy_check.ts";
+export {
+  parsePolicy,
+  type Policy,
+  POLICY_OBJECTIVES,
+  POLICY_SCHEMA_PATH,
+  POLICY_VERSION,
+  type PolicyBeforeAfter,
+  type PolicyCalibration,
+  type PolicyFigure,
+  type PolicyHeldout,
+  policyJsonSchema,
+  policyJsonSchemaText,
+  type PolicyLane,
+  type PolicyObjective,
+} from "./policy_schema.ts";
+export {
   type CurvePoint,
   type CurveRow,
   type LaneSweep,

@@ -69,6 +69,11 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     summary: "the decision gate: pass, fail or undecided per case of a question set",
   },
   {
+    name: "policy",
+    script: "scripts/policy.ts",
+    summary: "choose each lane's bar on a labelled run, with a stated guarantee (policy.json)",
+  },
+  {
     name: "sweep",
     script: "scripts/sweep.ts",
     summary: "sweep pass bars over labelled yes/no items, per lane",

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { fmix32, hashString32 } from "../hash32.ts";
 
 /** ⌊2^32·P(X ≤ k)⌋ for X ~ Poisson(1), k = 0, 1, …, up to where it reaches 2^32. */
 const THRESHOLDS: readonly number[] = (() => {
@@ -30,28 +31,6 @@ const THRESHOLDS: readonly number[] = (() => {
   return out;
 })();
 
-/** The MurmurHash3 32-bit finalizer. */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** A MurmurHash3-style 32-bit hash of a string's UTF-16 code units. */
-function hashString(text: string, seed: number): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    let k = Math.imul(text.charCodeAt(i), 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
-    h = (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
-  }
-  return fmix32((h ^ text.length) >>> 0);
-}
-
 /** The seed's low and high 32 bits (two's complement for negatives). */
 function seedHalves(seed: number): [number, number] {
   const big = BigInt.asUintN(64, BigInt(seed));
@@ -68,8 +47,8 @@ function seedHalves(seed: number): [number, number] {
 export function caseKey(seed: number, caseId: string): [number, number] {
   const [lo, hi] = seedHalves(seed);
   return [
-    hashString(caseId, fmix32((lo ^ 0x9e3779b9) >>> 0) ^ hi),
-    hashString(caseId, fmix32((hi ^ 0x7f4a7c15) >>> 0) ^ lo ^ 0x165667b1),
+    hashString32(caseId, fmix32((lo ^ 0x9e3779b9) >>> 0) ^ hi),
+    hashString32(caseId, fmix32((hi ^ 0x7f4a7c15) >>> 0) ^ lo ^ 0x165667b1),
   ];
 }
 

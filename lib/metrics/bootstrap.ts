@@ -17,7 +17,8 @@
 import { SKETCH_CELLS } from "./_cells.ts";
 import { groupBy } from "./_distribution.ts";
 import { MetricGroup } from "./_group.ts";
-import { caseKey, fmix32, poissonWeights } from "./_poisson.ts";
+import { fmix32 } from "../hash32.ts";
+import { caseKey, poissonWeights } from "./_poisson.ts";
 import { resolveBootstrapOptions } from "./_resample.ts";
 import {
   type ByMetric,

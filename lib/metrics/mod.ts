@@ -130,6 +130,22 @@ export {
 } from "./classes.ts";
 export { softmaxInPlace } from "./softmax.ts";
 export {
+  applyCalibration,
+  type CalibrationFigures,
+  calibrationFigures,
+  type CalibrationFiguresOptions,
+  type FigureWithInterval,
+  fitCalibration,
+  type FittedCalibration,
+  RECALIBRATION_METHODS,
+  RECALIBRATION_REGISTRY,
+  type RecalibrationDefinition,
+  type RecalibrationMethod,
+  recalibrationMethod,
+  type ReliabilityBin,
+} from "./recalibration.ts";
+export {
+  type LabelledDistribution,
   type TemperatureInput,
   type TemperatureOptions,
   type TemperatureRow,

@@ -7,6 +7,7 @@
  */
 import { optionsOf, type Question } from "../dataset/mod.ts";
 import type { Distributions } from "./predictor.ts";
+import { unitDraw } from "../hash32.ts";
 
 /** Every fault the reference server can inject, in the order they are documented. */
 export const FAULT_KINDS = [
@@ -281,32 +282,4 @@ export function jitterDistributions(
     } else out[name] = { ...distribution };
   }
   return out;
-}
-
-/**
- * A uniform number in [0,1) that depends only on (seed, index).
- *
- * @param seed A non-negative integer seed.
- * @param index A non-negative integer.
- * @returns The draw.
- */
-export function unitDraw(seed: number, index: number): number {
-  const low = seed >>> 0;
-  const high = Math.floor(seed / 0x1_0000_0000) >>> 0;
-  const key = mix32(low ^ mix32(high + 0x9e3779b9));
-  const indexLow = index >>> 0;
-  const indexHigh = Math.floor(index / 0x1_0000_0000) >>> 0;
-  const h = mix32((key + Math.imul(indexLow, 0x9e3779b9)) ^ mix32(indexHigh ^ 0x632be5ab));
-  return mix32(h ^ key) / 0x1_0000_0000;
-}
-
-/** murmur3's 32-bit finaliser. */
-function mix32(x: number): number {
-  let h = x >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }

@@ -6,8 +6,8 @@ import {
   jitterDistributions,
   jitterOf,
   parseFaults,
-  unitDraw,
 } from "./faults.ts";
+import { unitDraw } from "../hash32.ts";
 
 Deno.test("`parseFaults()` reads kind=rate pairs in order", async (t) => {
   const cases: [string, unknown][] = [

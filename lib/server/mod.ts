@@ -30,11 +30,20 @@ export {
   type FaultSpec,
   parseFaults,
 } from "./faults.ts";
-export type { Distributions, Predictor, PredictorDefinition } from "./predictor.ts";
+export type {
+  Distributions,
+  Predictor,
+  PredictorDefinition,
+  PredictorSettings,
+} from "./predictor.ts";
 export {
   createPredictor,
+  createPredictorForCases,
   oraclePredictor,
   PREDICTOR_REGISTRY,
   predictorNames,
+  syntheticDistribution,
+  type SyntheticOptions,
+  syntheticPredictor,
 } from "./predictors/mod.ts";
 export type { ServerStats } from "./stats.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Question } from "../dataset/mod.ts";
+import type { Case, Question } from "../dataset/mod.ts";
 
 /** Distribution per question, keyed as `optionsOf(question)` (noul: `true`/`false`). */
 export type Distributions = Record<string, Record<string, number>>;
@@ -29,6 +29,29 @@ export interface PredictorDefinition {
    * @returns The predictor.
    */
   create(): Promise<Predictor>;
+  /**
+   * Builds the predictor over a question set's cases, for a predictor that must know them (their
+   * states and labels, as `synthetic` does); `create` then refuses, saying so.
+   *
+   * @param cases The question set's cases, read once.
+   * @param settings The workflow's or the command line's settings.
+   * @returns The predictor.
+   * @throws {RangeError} When a setting is out of range.
+   */
+  createForCases?(
+    cases: Iterable<Case> | AsyncIterable<Case>,
+    settings: PredictorSettings,
+  ): Promise<Predictor>;
+}
+
+/** Settings of a predictor built over a question set (`synthetic`'s). */
+export interface PredictorSettings {
+  /** Added to the gold option's logit. @default 1 */
+  skill?: number | undefined;
+  /** Logits are divided by it (> 0). @default 1 */
+  temperature?: number | undefined;
+  /** Seed of the noise. @default 0 */
+  seed?: number | undefined;
 }
 
 /**

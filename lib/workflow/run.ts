@@ -299,13 +299,27 @@ export async function prepareEndpoint(
   const embedded = options.baseUrl === undefined && replicaUrls === undefined &&
     spec.reference !== undefined;
   if (embedded && spec.reference) {
-    const { startReferenceServer, createPredictor, oraclePredictor } = await import(
-      "../server/mod.ts"
-    );
+    const { startReferenceServer, createPredictor, createPredictorForCases, oraclePredictor } =
+      await import("../server/mod.ts");
     const set = options.questionSet;
     const name = spec.reference.predictor;
     let predictor: string | Awaited<ReturnType<typeof createPredictor>> = name;
-    if (set?.info.questionSet !== undefined) {
+    // A predictor built over the question set's cases (`synthetic`) reads them once here.
+    const overCases = set === undefined ? null : await createPredictorForCases(
+      name,
+      "count" in set ? set.cases() : set.cases,
+      {
+        skill: spec.reference.skill,
+        temperature: spec.reference.temperature,
+        seed: spec.reference.seed,
+      },
+    ).catch((error) => {
+      throw error instanceof RangeError
+        ? new WorkflowError(`Cannot start the embedded reference server: ${error.message}`)
+        : error;
+    });
+    if (overCases !== null) predictor = overCases;
+    else if (set?.info.questionSet !== undefined) {
       const gold = set.info.questionSet.kind === "file" && name === "oracle";
       const cases = "count" in set
         ? gold ? await Array.fromAsync(set.cases()) : await firstCases(set.cases())
@@ -461,20 +475,35 @@ export function preparedIdentity(endpoint: PreparedEndpoint): string {
 }
 
 /**
- * The endpoint identity of the embedded reference server: its predictor, and its faults and seed
- * when it injects faults (they change the answers). Stable across runs, unlike its port.
+ * The endpoint identity of the embedded reference server: its predictor, its faults and seed
+ * when it injects faults, and the `synthetic` predictor's skill, temperature and seed (they
+ * change the answers). Stable across runs, unlike its port.
  *
  * @param reference The workflow's `reference` spec.
  * @returns e.g. `embedded:reference/uniform`.
  */
 export function embeddedIdentity(
-  reference: { predictor: string; faults?: string | undefined; seed?: number | undefined },
+  reference: {
+    predictor: string;
+    faults?: string | undefined;
+    seed?: number | undefined;
+    skill?: number | undefined;
+    temperature?: number | undefined;
+  },
 ): string {
   const base = `embedded:reference/${reference.predictor}`;
-  if (!reference.faults) return base;
+  // The synthetic predictor's settings change its answers, so they name the endpoint.
+  const synthetic = reference.predictor === "synthetic"
+    ? {
+      skill: String(reference.skill ?? 1),
+      temperature: String(reference.temperature ?? 1),
+      seed: String(reference.seed ?? 0),
+    }
+    : undefined;
+  if (!reference.faults && !synthetic) return base;
   const query = new URLSearchParams({
-    faults: reference.faults,
-    seed: String(reference.seed ?? 0),
+    ...synthetic,
+    ...(reference.faults ? { faults: reference.faults, seed: String(reference.seed ?? 0) } : {}),
   });
   return `${base}?${query}`;
 }

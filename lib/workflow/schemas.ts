@@ -25,10 +25,14 @@ export const ReferenceSpecSchema = z.object({
   predictor: z.string().min(1).default("fitted"),
   /** Fault spec, e.g. `http500=0.05,malformed=0.02`. */
   faults: z.string().optional(),
-  /** Seed for fault draws. */
+  /** Seed for fault draws (and the `synthetic` predictor's noise). */
   seed: z.number().int().optional(),
   /** Delay before each answer, ms. */
   latencyMs: z.number().min(0).optional(),
+  /** The `synthetic` predictor's skill: added to the gold option's logit. */
+  skill: z.number().optional(),
+  /** The `synthetic` predictor's temperature (> 0): below 1 over-confident. */
+  temperature: z.number().positive().optional(),
 }).strict();
 
 /** The embedded reference server as a workflow writes it. */
@@ -44,7 +48,7 @@ export interface ReferenceSpecInput {
    */
   faults?: string | undefined;
   /**
-   * Seed for fault draws (an integer).
+   * Seed for fault draws and the `synthetic` predictor's noise (an integer).
    * @default undefined (0)
    */
   seed?: number | undefined;
@@ -53,6 +57,16 @@ export interface ReferenceSpecInput {
    * @default undefined (no delay)
    */
   latencyMs?: number | undefined;
+  /**
+   * The `synthetic` predictor's skill: added to the gold option's logit.
+   * @default undefined (1)
+   */
+  skill?: number | undefined;
+  /**
+   * The `synthetic` predictor's temperature (> 0): below 1 over-confident, above 1 under-confident.
+   * @default undefined (1)
+   */
+  temperature?: number | undefined;
 }
 
 /** The embedded reference server with defaults applied. */
@@ -61,10 +75,14 @@ export interface ReferenceSpec {
   predictor: string;
   /** Fault spec, e.g. `http500=0.05,malformed=0.02`, when faults are injected. */
   faults?: string | undefined;
-  /** Seed for fault draws. */
+  /** Seed for fault draws and the `synthetic` predictor's noise. */
   seed?: number | undefined;
   /** Delay before each answer, ms. */
   latencyMs?: number | undefined;
+  /** The `synthetic` predictor's skill. */
+  skill?: number | undefined;
+  /** The `synthetic` predictor's temperature. */
+  temperature?: number | undefined;
 }
 
 /** One endpoint to benchmark. */

@@ -7,6 +7,7 @@
  */
 import { type Case, optionsOf, type Question } from "../../dataset/mod.ts";
 import type { Distributions, Predictor } from "../predictor.ts";
+import { canonicalJson, parseStateText } from "./_state.ts";
 
 /**
  * Creates the `oracle` predictor over the given cases. It finds a request's case by its state
@@ -98,22 +99,4 @@ export function oraclePredictor(cases: readonly Case[]): Predictor {
       return distributions;
     },
   };
-}
-
-function parseStateText(state: unknown): unknown {
-  if (typeof state !== "string") return state;
-  try {
-    return JSON.parse(state);
-  } catch {
-    return state;
-  }
-}
-
-/** JSON text with object keys sorted at every level, so equal values give equal text. */
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
 }
