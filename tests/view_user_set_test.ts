@@ -20,7 +20,7 @@ const SEVERITY = [
 Deno.test("the view shows and searches a user set's states, and names its dataset", async (t) => {
   const made = await ticketsRun();
   const typed = await benchRun(join(made.tmp, "runs"), "typed", { limit: 5, db: null });
-  const view = await startView({ port: 0, runsDir: join(made.tmp, "runs") });
+  const view = await startView({ port: 0, runsDir: join(made.tmp, "runs"), dbPath: "" });
   const get = async (path: string) => {
     const response = await fetch(`${view.url}${path}`);
     return { status: response.status, text: await response.text() };
@@ -55,6 +55,28 @@ Deno.test("the view shows and searches a user set's states, and names its datase
       assert.deepEqual(answer.notes, []);
       const cases = new Set(answer.decisions.map((d: { case: string }) => d.case));
       assert.deepEqual([...cases].sort(), [...expected].sort());
+    });
+
+    await t.step("every page of the run names the file in its footer", async () => {
+      const decision = made.rows[0]!.ticket_id as string;
+      for (
+        const path of [
+          `/runs/${id}/classes`,
+          `/runs/${id}/decisions`,
+          `/runs/${id}/decisions/${decision}/urgent`,
+        ]
+      ) {
+        const footer = dom((await get(path)).text).querySelector("footer")?.textContent ?? "";
+        assert.match(footer, /tickets\.csv/, path);
+        assert.doesNotMatch(footer, /Typed Decisions/, path);
+      }
+    });
+
+    await t.step("the explorer names a decision's group a lane", async () => {
+      const doc = dom((await get(`/runs/${id}/decisions`)).text);
+      const terms = [...doc.querySelectorAll("details.decision dt")].map((e) => e.textContent);
+      assert.ok(terms.includes("lane"), terms.join(","));
+      assert.ok(!terms.includes("workflow"), terms.join(","));
     });
 
     await t.step("the run page names the file, shows no rating and no card lines", async () => {

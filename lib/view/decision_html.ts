@@ -174,9 +174,15 @@ export function decisionFacts(
  * @param runId The run id.
  * @param r The decision.
  * @param c Its case (for the state), or null.
+ * @param lane What the run calls its groups: `lane` (a user file) or `workflow`.
  * @returns A `<details>` element.
  */
-export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null): Html {
+export function decisionDetails(
+  runId: string,
+  r: DecisionRecord,
+  c: Case | null,
+  lane: "lane" | "workflow" = "workflow",
+): Html {
   const outcome = outcomeOf(r);
   const options = optionOrder([r]);
   const question = c?.questions[r.question];
@@ -190,7 +196,7 @@ export function decisionDetails(runId: string, r: DecisionRecord, c: Case | null
         ? "no gold label"
         : `gold ${levelText(question, r.gold) ?? r.gold}`}</span></summary>
       <div class="open">
-    ${decisionFacts(r, question)}
+    ${decisionFacts(r, question, lane)}
     <div class="split">
     ${distributionTable(
       "Predicted and gold distributions, in option order",

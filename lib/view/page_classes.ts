@@ -26,7 +26,7 @@ import {
   type TableData,
 } from "../report/mod.ts";
 import type { CatalogRun } from "./catalog.ts";
-import { type Html, html, notice, page, runHref } from "./_layout.ts";
+import { type Html, html, notice, page, runDataset, runHref } from "./_layout.ts";
 
 /**
  * The URL of a run's per-class page.
@@ -229,5 +229,6 @@ export function classesPage(m: ClassesModel): Html {
     }/classes">per-class results as JSON</a></p>`;
   return page(`Per-class results${lane === undefined ? "" : ` · lane ${lane}`}`, body, {
     crumbs: [{ label: entry.id, href: runHref(entry.id) }, { label: "Per-class results" }],
+    dataset: runDataset(entry.run.spec),
   });
 }

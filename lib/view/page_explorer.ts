@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { laneWord } from "../report/mod.ts";
 import type { Case } from "../dataset/mod.ts";
 import type { CatalogRun } from "./catalog.ts";
 import { decisionDetails } from "./decision_html.ts";
@@ -192,7 +193,9 @@ export function explorerPage(m: ExplorerModel): Html {
 ${filterForm(entry.id, m.facets, m.filter, m.order)}
 <p id="match-count" data-total="${result.total}" aria-live="polite">${summary}</p>
 <div class="decisions">${
-      result.decisions.map((r) => decisionDetails(entry.id, r, m.cases.get(r.case) ?? null))
+      result.decisions.map((r) =>
+        decisionDetails(entry.id, r, m.cases.get(r.case) ?? null, laneWord(entry.run.spec))
+      )
     }</div>
 ${pager(entry.id, m.filter, result, m.order)}`,
     {
