@@ -21,6 +21,7 @@ import {
   usageLine,
 } from "../lib/cli/args.ts";
 import { resolve } from "node:path";
+import { REQUEST_OPTIONS, requestFlags } from "../lib/cli/request_flags.ts";
 import { EXIT_INDEX_FAILED, runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
@@ -31,6 +32,7 @@ import {
   IndexSchemaError,
   type LoadedRun,
   loadRun,
+  resolveRunDir,
   resumeCommand,
   ResumeMismatchError,
   RunDirError,
@@ -67,6 +69,8 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
         "most MiB of a reply read after decompression (default 16); over it the case is malformed",
     },
     model: { type: "string", value: "M", help: "model name sent with each request" },
+    timeout: REQUEST_OPTIONS.timeout,
+    retries: REQUEST_OPTIONS.retries,
     parallel: {
       type: "string",
       value: "N|auto",
@@ -83,7 +87,7 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
       type: "string",
       value: "DIR",
       help:
-        "finish the run in DIR: its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
+        "finish the run in DIR (or a run id under runs/): its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
     },
     db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
     "no-db": { type: "boolean", help: "do not write the run index" },
@@ -147,7 +151,9 @@ async function main(args: string[]): Promise<number> {
       })`,
     );
   }
-  const resumeDir = pathFlag(values.resume, "resume");
+  const resumeFlag = pathFlag(values.resume, "resume");
+  // A run directory, or a run id under runs/ (as compare and export take it).
+  const resumeDir = resumeFlag === undefined ? undefined : await resolveRunDir(resumeFlag);
   const outDir = pathFlag(values.out, "out");
   if (resumeDir !== undefined && outDir !== undefined && resolve(outDir) !== resolve(resumeDir)) {
     throw new UsageError(
@@ -189,6 +195,7 @@ async function main(args: string[]): Promise<number> {
   // Resuming one engine's run of a comparison finishes that endpoint alone.
   const loaded = withEndpointLimits(await loadWorkflow(file), {
     maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
+    ...requestFlags(values, recorded),
   });
   // Comparing engines needs its own module; a run of one endpoint does not load it.
   const engines = (loaded.endpoints?.length ?? 0) > 1

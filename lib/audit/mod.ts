@@ -61,6 +61,7 @@ export {
   gateTableData,
 } from "./gate_report.ts";
 export { type GateRun, type GateRunResult, runGate, type RunGateOptions } from "./gate_run.ts";
+export { gateMismatch, readSavedGate, type SavedGate } from "./gate_resume.ts";
 export { type ClopperPearsonOptions, clopperPearsonUpper } from "./binomial.ts";
 export {
   type CurvePoint,
@@ -75,8 +76,11 @@ export {
 export {
   itemsFromDecisions,
   itemsFromDecisionStream,
+  type LabelsFile,
   type NoulDecisionInput,
+  parseLabels,
   readLabelledItems,
+  readLabels,
 } from "./labelled.ts";
 export {
   curveTable,

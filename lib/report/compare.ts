@@ -137,9 +137,9 @@ export async function compareRuns(
   if (fa && fb && (fa.sha256 !== fb.sha256 || fa.definitions_sha256 !== fb.definitions_sha256)) {
     const definitions = fa.definitions_sha256 !== fb.definitions_sha256;
     const what = otherFile
-      ? `they used different files, ${fileName(fa)} in "${a.dir}" and ${fileName(fb)} in "${b.dir}"${
-        definitions ? ", with different question definitions" : ""
-      }`
+      ? `they used different files, ${fileName(fa)} in "${a.dir}" and ${
+        fileName(fb)
+      } in "${b.dir}"${definitions ? ", with different question definitions" : ""}`
       : fa.sha256 !== fb.sha256
       ? `question set file "${fb.path}" changed (sha256 ${
         fa.sha256.slice(0, 12)
