@@ -129,7 +129,13 @@ async function main(args: string[]): Promise<number> {
           labels === undefined ? "errored decisions" : "undecided verdicts"
         } excluded`
         : ""
-    }${unlabelled ? `; ${unlabelled} decisions without gold left out` : ""}.`,
+    }${
+      unlabelled
+        ? `; ${unlabelled} ${
+          labels === undefined ? "decisions without gold" : "verdicts without a label"
+        } left out`
+        : ""
+    }.`,
   );
   console.log(
     `Each lane is split with seed ${seed}: the bar that maximises agreement on the selection half is chosen (ties: the highest bar), then scored on the held-out half. A pass is P(yes) ≥ bar; a false pass is a no-labelled item that passes. FP ≤ is a one-sided ${
