@@ -78,6 +78,17 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
         "requests in flight (a whole number ≥ 1), or auto: the server's slot count (/props),\nelse 4",
     },
     limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    sample: {
+      type: "string",
+      value: "N",
+      help:
+        "ask a seeded draw of N selected cases, stratified by lane (every lane keeps a case\nwhile N allows), instead of the first N; recorded in run.json, reused by --resume",
+    },
+    seed: {
+      type: "string",
+      value: "S",
+      help: "seed of the --sample draw, a whole number ≥ 0 (default the workflow's seed)",
+    },
     out: {
       type: "string",
       value: "DIR",
@@ -171,6 +182,16 @@ async function main(args: string[]): Promise<number> {
     ? "auto" as const
     : intFlag(values.parallel, "parallel", 1);
   const flagLimit = intFlag(values.limit, "limit", 1);
+  const flagSample = intFlag(values.sample, "sample", 1);
+  const flagSeed = intFlag(values.seed, "seed", 0);
+  if (flagSample !== undefined && flagLimit !== undefined) {
+    throw new UsageError(
+      "Cannot use --limit with --sample: --limit asks the first N cases, --sample a seeded draw of N; give one",
+    );
+  }
+  if (flagSeed !== undefined && flagSample === undefined) {
+    throw new UsageError("Cannot use --seed without --sample: it seeds the draw; add --sample N");
+  }
   const json = values.json === true;
   const dryRun = values["dry-run"] === true;
   const repeat = intFlag(values.repeat, "repeat", 1);
@@ -205,13 +226,24 @@ async function main(args: string[]): Promise<number> {
   const baseUrl = flagBaseUrl ?? recorded?.base_url ?? undefined;
   const model = flagModel ?? recorded?.model;
   const parallel = flagParallel ?? recorded?.parallel;
-  const limit = flagLimit ?? recorded?.cases;
+  // A resumed sample is drawn again from its recorded size and seed: the same cases.
+  const sample = flagSample !== undefined
+    ? { size: flagSample, seed: flagSeed ?? loaded.seed }
+    : flagLimit === undefined && recorded?.sample !== undefined
+    ? { size: recorded.sample.size, seed: recorded.sample.seed }
+    : undefined;
+  const limit = flagLimit ?? (sample === undefined ? recorded?.cases : undefined);
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
   if (!dryRun && dbPath !== "") checkIndex(dbPath);
   if (repeat !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
     throw new UsageError(
       "Cannot use --repeat with a workflow of several endpoints: it measures one; run a workflow naming one endpoint",
+    );
+  }
+  if (sample !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
+    throw new UsageError(
+      "Cannot use --sample with a workflow of several endpoints: it compares them on the first cases; use --limit",
     );
   }
   if (engines && (workflow.endpoints?.length ?? 0) > 1) {
@@ -225,6 +257,7 @@ async function main(args: string[]): Promise<number> {
       baseUrl,
       model,
       limit,
+      sample,
       resume,
       ...(datasetDir ? { datasetDir } : {}),
     });
@@ -286,6 +319,7 @@ async function main(args: string[]): Promise<number> {
     model,
     parallel,
     limit,
+    sample,
     outDir: resume === undefined ? outDir : undefined,
     workflowFile: file,
     resume,
@@ -323,7 +357,8 @@ async function main(args: string[]): Promise<number> {
   }
   if (result.status === "interrupted") return 130;
   if (result.status !== "completed") return 1;
-  if (!result.thresholds.every((t) => t.pass)) return 1;
+  // A threshold not evaluated (pass null) neither passes nor fails.
+  if (result.thresholds.some((t) => t.pass === false)) return 1;
   return result.indexError === null ? 0 : EXIT_INDEX_FAILED;
 }
 

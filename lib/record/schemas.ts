@@ -167,7 +167,8 @@ export const ThresholdResultSchema = z.object({
   bound: z.enum(["estimate", "lower", "upper"]).optional(),
   value: z.number().nullable(),
   estimate: z.number().nullable().optional(),
-  pass: z.boolean(),
+  pass: z.boolean().nullable(),
+  not_evaluated: z.string().optional(),
 });
 /** A threshold result: `{metric, op, limit, value, pass}`; a failed one fails the run. */
 export interface ThresholdResult {
@@ -190,8 +191,16 @@ export interface ThresholdResult {
   value: number | null;
   /** The point estimate beside a bound, when `bound` is `lower` or `upper`. */
   estimate?: number | null | undefined;
-  /** Whether the threshold is met. */
-  pass: boolean;
+  /**
+   * Whether the threshold is met; null when it was not evaluated (see `not_evaluated`): it then
+   * neither passes nor fails.
+   */
+  pass: boolean | null;
+  /**
+   * Why the threshold was not evaluated: a partial selection (`--limit`, `--sample`) asked no case
+   * of its question or lane. Absent when it was evaluated.
+   */
+  not_evaluated?: string | undefined;
 }
 
 /** What ran: everything that identifies a run's configuration. */
@@ -219,6 +228,11 @@ export const RunSpecSchema = z.object({
   fingerprint: z.string(),
   seed: z.number().int(),
   question_set: QuestionSetRecordSchema.optional(),
+  sample: z.object({
+    size: z.number().int(),
+    seed: z.number().int(),
+    population: z.number().int(),
+  }).optional(),
 });
 /** What ran: everything that identifies a run's configuration (`run.json`'s `spec`). */
 export interface RunSpec {
@@ -278,6 +292,12 @@ export interface RunSpec {
    * card protocol. Its fields enter the fingerprint.
    */
   question_set?: QuestionSetRecord | undefined;
+  /**
+   * The sample the cases are (`--sample N --seed S`): `size` cases drawn with `seed` from the
+   * `population` of eligible cases, stratified by lane. Absent when the cases are the selection's
+   * first ones.
+   */
+  sample?: { size: number; seed: number; population: number } | undefined;
 }
 
 /** One session of a run: the first start, then each `--resume`. */

@@ -14,7 +14,7 @@ import {
 import type { RunJson } from "../record/mod.ts";
 import type { DisagreementRow } from "./model.ts";
 import { metricInterval, metricText, num } from "./format.ts";
-import { thresholdName } from "./protocol.ts";
+import { thresholdName, thresholdVerdict } from "./protocol.ts";
 
 /** A table as text cells. */
 export interface TableData {
@@ -132,7 +132,7 @@ export function thresholdData(run: RunJson): TableData {
       (t.estimate !== undefined
         ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
         : ""),
-      t.pass ? "pass" : "FAIL",
+      thresholdVerdict(t),
     ]),
   };
 }

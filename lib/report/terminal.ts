@@ -10,7 +10,7 @@ import type { RunJson } from "../record/mod.ts";
 import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
 import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
-import { protocolNote, runRating, thresholdName } from "./protocol.ts";
+import { protocolNote, runRating, thresholdName, thresholdVerdict } from "./protocol.ts";
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
@@ -110,7 +110,7 @@ export function summaryLines(
         t.estimate !== undefined
           ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
           : ""
-      } ${t.pass ? "pass" : "FAIL"}`,
+      } ${thresholdVerdict(t)}`,
     );
   }
   return lines;
