@@ -22,6 +22,7 @@ import {
 } from "../lib/cli/args.ts";
 import { resolve } from "node:path";
 import { REQUEST_OPTIONS, requestFlags } from "../lib/cli/request_flags.ts";
+import { deterministicLines, runFailures } from "../lib/cli/run_errors.ts";
 import { EXIT_INDEX_FAILED, runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
@@ -348,7 +349,16 @@ async function main(args: string[]): Promise<number> {
   // one: resuming would ask the same server again. An unreachable server is resumed once it is up
   // (or with the right --base-url: a run with no answered case may change its endpoint).
   const hopeless = result.fatalKind === "endpoint" || result.fatalKind === "not_a_server";
-  if (result.status !== "completed" && !hopeless) {
+  // Cases the server refused as such (413 too large, 400 invalid) fail the same way when asked
+  // again: they are named, and a resume is suggested only when other cases could still answer.
+  const failures = result.status === "incomplete" && result.fatalKind === null
+    ? await runFailures(result.dir)
+    : null;
+  if (failures !== null) {
+    for (const line of deterministicLines(failures)) console.error(`decibench: ${line}`);
+  }
+  const resumable = failures === null || failures.otherCases > 0;
+  if (result.status !== "completed" && !hopeless && resumable) {
     console.error(
       `decibench: run ${result.status}; finish it with: ${
         resumeCommand(result.dir, { db: dbPath })
