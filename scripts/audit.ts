@@ -121,7 +121,7 @@ async function main(args: string[]): Promise<number> {
   if (!json) {
     const { meta } = result;
     console.log(
-      `\naudit ${meta.workflow}: judge ${meta.judge.model} @ ${meta.judge.endpoint}, set ${meta.set}, ${result.records.length} audits`,
+      `\naudit of workflow "${meta.workflow}": judge ${meta.judge.model} @ ${meta.judge.endpoint}, set ${meta.set}, ${result.records.length} audits`,
     );
     for (const outcome of OUTCOME_ORDER) {
       console.log(`  ${outcome.padEnd(12)} ${meta.counts[outcome]}`);
