@@ -65,6 +65,16 @@ and false-fail rates per lane with the exact one-sided 95% upper bound on the fa
     retries: REQUEST_OPTIONS.retries,
     parallel: { type: "string", value: "N", help: "requests in flight (a whole number ≥ 1)" },
     limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    sample: {
+      type: "string",
+      value: "N",
+      help: "ask a seeded draw of N selected cases, stratified by lane, instead of the first N",
+    },
+    seed: {
+      type: "string",
+      value: "S",
+      help: "seed of the --sample draw, a whole number ≥ 0 (default the workflow's seed)",
+    },
     json: { type: "boolean", help: "one JSON event per case, then a summary, on stdout" },
     resume: {
       type: "string",
@@ -129,6 +139,21 @@ async function main(args: string[]): Promise<number> {
   const model = stringFlag(values.model) ?? saved?.run.model;
   const parallel = intFlag(values.parallel, "parallel", 1);
   const limit = intFlag(values.limit, "limit", 1);
+  const sampleSize = intFlag(values.sample, "sample", 1);
+  const seed = intFlag(values.seed, "seed", 0);
+  if (sampleSize !== undefined && limit !== undefined) {
+    throw new UsageError(
+      "Cannot use --limit with --sample: --limit asks the first N cases, --sample a seeded draw of N; give one",
+    );
+  }
+  if (seed !== undefined && sampleSize === undefined) {
+    throw new UsageError("Cannot use --seed without --sample: it seeds the draw; add --sample N");
+  }
+  if (saved !== undefined && sampleSize !== undefined) {
+    throw new UsageError(
+      "Cannot use --sample with --resume: a resumed gate asks its own undecided cases; drop --sample",
+    );
+  }
   using interrupt = interruptOnSignals("no new requests; cases not asked stay undecided");
   const result = await runGate(workflow, question, {
     ...(threshold !== undefined ? { threshold } : {}),
@@ -140,6 +165,9 @@ async function main(args: string[]): Promise<number> {
     ...(model !== undefined ? { model } : {}),
     ...(parallel !== undefined ? { parallel } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    ...(sampleSize !== undefined
+      ? { sample: { size: sampleSize, seed: seed ?? workflow.seed } }
+      : {}),
     signal: interrupt.signal,
     // A workflow without parallel: what the server's slots gave, on stderr.
     onParallel: (choice) => console.error(choice.message),

@@ -82,6 +82,26 @@ Deno.test("bench --sample draws a seeded sample stratified by lane, records it a
         })].sort(),
       );
     });
+    await t.step("gate --sample draws the same cases as bench", async () => {
+      const out = join(dir, "gate");
+      const r = await runScript("gate.ts", [
+        workflow,
+        "--question",
+        "urgent",
+        "--sample",
+        "8",
+        "--seed",
+        "5",
+        "--out",
+        out,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const ids = (await Deno.readTextFile(join(out, "gate.jsonl"))).trim().split("\n")
+        .map((l) => JSON.parse(l).id).sort();
+      assert.deepEqual(ids, await caseIds(join(dir, "s5")));
+      const gate = JSON.parse(await Deno.readTextFile(join(out, "gate.json")));
+      assert.deepEqual(gate.sample, { size: 8, seed: 5 });
+    });
     await t.step("--sample with --limit, and --seed alone, are usage errors", async () => {
       const both = await bench("x", "--sample", "3", "--limit", "3");
       assert.equal(both.code, 2);

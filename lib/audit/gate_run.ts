@@ -15,6 +15,7 @@ import {
   loadCases,
   preparedIdentity,
   prepareEndpoint,
+  type SampleSpec,
   type Workflow,
   WorkflowError,
 } from "../workflow/mod.ts";
@@ -59,6 +60,12 @@ export interface RunGateOptions {
    * @default the workflow's selection
    */
   limit?: number;
+  /**
+   * A seeded draw of cases stratified by lane instead of the first ones (`--sample N --seed S`);
+   * not given with `limit`.
+   * @default undefined (no sample)
+   */
+  sample?: SampleSpec;
   /**
    * Stops asking when aborted; cases not asked are `undecided`.
    * @default undefined
@@ -138,6 +145,8 @@ export interface GateRun {
   workflow_file?: string;
   /** Cases asked again by the latest `--resume` (absent on a first gate). */
   resumed?: number;
+  /** The `--sample` draw the cases are (absent: the selection's first cases). */
+  sample?: SampleSpec;
 }
 
 /** The result of {@linkcode runGate}. */
@@ -235,7 +244,10 @@ export async function runGate(
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot gate: the workflow has no endpoint");
   const saved = options.resume;
-  const loaded = await loadCases(workflow, { limit: saved ? undefined : options.limit });
+  const loaded = await loadCases(workflow, {
+    limit: saved ? undefined : options.limit,
+    sample: saved ? undefined : options.sample,
+  });
   const picked = gateQuestion(loaded.cases, question, workflow.name);
   if (saved) picked.cases = savedCases(saved, picked.cases);
   const dataset: Dataset = loaded.dataset;
@@ -397,6 +409,11 @@ export async function runGate(
       ? { workflow_file: saved.run.workflow_file }
       : {}),
     ...(saved ? { resumed: toAsk.length } : {}),
+    ...(options.sample !== undefined && !saved
+      ? { sample: options.sample }
+      : saved?.run.sample !== undefined
+      ? { sample: saved.run.sample }
+      : {}),
   };
   await writeAtomic(join(dir, "gate.json"), JSON.stringify(run, null, 2) + "\n");
   return { dir, records: final, run };
