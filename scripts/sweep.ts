@@ -107,7 +107,7 @@ async function main(args: string[]): Promise<number> {
     const read = await asInput(() => itemsFromDecisionStream(decisionStream(path)));
     if (read.decisions === 0) {
       throw new UsageError(
-        `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>`,
+        `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>, or a run id`,
       );
     }
     ({ items, excluded, unlabelled } = read);

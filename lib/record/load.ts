@@ -118,7 +118,7 @@ async function readRunJson(dir: string): Promise<RunJson> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new Deno.errors.NotFound(
-        `Cannot read run "${dir}": "${path}" does not exist; pass a run directory such as runs/<run-id>`,
+        `Cannot read run "${dir}": "${path}" does not exist; pass a run directory such as runs/<run-id>, or its run id`,
       );
     }
     throw error;
