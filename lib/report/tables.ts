@@ -128,10 +128,10 @@ export function thresholdData(run: RunJson): TableData {
     rows: run.thresholds.map((t) => [
       thresholdName(t),
       `${t.op} ${t.limit}`,
-      (t.value === null ? "n/a" : num(t.value)) +
-      (t.estimate !== undefined
-        ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
-        : ""),
+      t.pass === null ? "—" : (t.value === null ? "n/a" : num(t.value)) +
+        (t.estimate !== undefined
+          ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+          : ""),
       thresholdVerdict(t),
     ]),
   };

@@ -106,11 +106,15 @@ export function summaryLines(
           question: t.question === undefined ? undefined : clipName(t.question),
           lane: t.lane === undefined ? undefined : clipName(t.lane),
         })
-      } ${t.op} ${t.limit}: ${t.value === null ? "n/a" : num(t.value)}${
-        t.estimate !== undefined
-          ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
-          : ""
-      } ${thresholdVerdict(t)}`,
+      } ${t.op} ${t.limit}: ${
+        t.pass === null
+          ? "" // not evaluated: no value to show
+          : `${t.value === null ? "n/a" : num(t.value)}${
+            t.estimate !== undefined
+              ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+              : ""
+          } `
+      }${thresholdVerdict(t)}`,
     );
   }
   return lines;
