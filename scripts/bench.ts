@@ -309,7 +309,11 @@ async function main(args: string[]): Promise<number> {
       bar.done(); // the message is printed once, after the report
     } else if (event.event === "start") {
       console.error(
-        `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
+        `run ${event.run_id}: ${event.cases} cases${
+          event.sample
+            ? ` (a sample of ${event.sample.population}, seed ${event.sample.seed}, stratified by lane)`
+            : ""
+        }, ${event.decisions} decisions → ${event.dir}${
           event.resumed ? ` (resumed: ${event.resumed} cases already answered)` : ""
         }`,
       );

@@ -28,6 +28,7 @@ Deno.test("bench --sample draws a seeded sample stratified by lane, records it a
     await t.step("8 cases with seed 5: every lane kept, recorded in run.json", async () => {
       const r = await bench("s5", "--sample", "8", "--seed", "5");
       assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /: 8 cases \(a sample of 200, seed 5, stratified by lane\)/);
       const run = await readRunJson(join(dir, "s5"));
       assert.deepEqual(run.spec.sample, { size: 8, seed: 5, population: 200 });
       assert.equal(run.spec.cases, 8);

@@ -51,6 +51,7 @@ export class ProgressSink implements RunSink {
       decisions: this.context.decisions,
       fingerprint: run.spec.fingerprint,
       resumed: this.context.resumed,
+      ...(run.spec.sample !== undefined ? { sample: run.spec.sample } : {}),
     });
   }
 

@@ -71,6 +71,8 @@ export type RunEvent =
     decisions: number;
     fingerprint: string;
     resumed: number;
+    /** The `--sample` draw: `size` cases drawn with `seed` from `population`. */
+    sample?: { size: number; seed: number; population: number };
   }
   | {
     event: "case";
