@@ -1,6 +1,7 @@
 // A small copy of examples/tickets for end-to-end tests: its first rows as CSV (comma or
 // semicolon), JSONL with JSON booleans, and a workflow against the embedded reference server.
 import { join } from "node:path";
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { parseCsv } from "../lib/dataset/csv.ts";
 import { ROOT } from "./bench_cli_helpers.ts";
 
@@ -72,6 +73,34 @@ export async function writeJsonl(
     return JSON.stringify(out);
   });
   await Deno.writeTextFile(path, lines.join("\n") + "\n");
+}
+
+/**
+ * Writes rows as Parquet: the yes/no label as a boolean, the score as an INT32, blank labels null.
+ *
+ * @param path Where.
+ * @param rows The rows.
+ */
+export async function writeParquet(
+  path: string,
+  rows: readonly Record<string, string>[],
+): Promise<void> {
+  const text = (c: string) => rows.map((r) => r[c] ?? "");
+  const label = <T>(c: string, read: (v: string) => T) =>
+    rows.map((r) => (r[c] ?? "") === "" ? null : read(r[c]!));
+  const buffer = parquetWriteBuffer({
+    columnData: [
+      ...["ticket_id", "channel", "tier", "subject", "message"].map((name) => ({
+        name,
+        data: text(name),
+        type: "STRING" as const,
+      })),
+      { name: "topic", data: label("topic", (v) => v), type: "STRING" },
+      { name: "urgent", data: label("urgent", (v) => v === "yes"), type: "BOOLEAN" },
+      { name: "severity", data: label("severity", Number), type: "INT32" },
+    ],
+  });
+  await Deno.writeFile(path, new Uint8Array(buffer));
 }
 
 /** Options of {@linkcode writeTicketWorkflow}. */

@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readDecisions } from "../lib/record/mod.ts";
 import { readRunJson, ROOT, runScript } from "./bench_cli_helpers.ts";
-import { ticketRows, writeCsv, writeJsonl, writeTicketWorkflow } from "./_ticket_set.ts";
+import {
+  ticketRows,
+  writeCsv,
+  writeJsonl,
+  writeParquet,
+  writeTicketWorkflow,
+} from "./_ticket_set.ts";
 
 Deno.test("bench --limit 3 with a lane threshold: not evaluated when no selected case has the lane, refused when the set has no such lane", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "decibench-limit-" });
@@ -142,40 +148,46 @@ Deno.test("a bare run id works wherever a run directory is taken: sweep, bench -
   }
 });
 
-Deno.test("compare on the CSV and JSONL copies of one set names both files and compares by case id", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "decibench-copies-" });
-  try {
-    const rows = await ticketRows(30);
-    await writeCsv(join(dir, "tickets.csv"), rows);
-    await writeJsonl(join(dir, "tickets.jsonl"), rows);
-    const csv = await writeTicketWorkflow(dir, { name: "csv.yaml" });
-    const jsonl = await writeTicketWorkflow(dir, { name: "jsonl.yaml", path: "tickets.jsonl" });
-    for (const [file, out] of [[csv, "a"], [jsonl, "b"]]) {
-      const r = await runScript("bench.ts", [file!, "--out", join(dir, out!), "--no-db"]);
+for (const copy of ["jsonl", "parquet"] as const) {
+  Deno.test(`compare on the CSV and ${copy} copies of one set names both files and compares by case id`, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "decibench-copies-" });
+    try {
+      const rows = await ticketRows(30);
+      await writeCsv(join(dir, "tickets.csv"), rows);
+      await (copy === "jsonl" ? writeJsonl : writeParquet)(join(dir, `tickets.${copy}`), rows);
+      const csv = await writeTicketWorkflow(dir, { name: "csv.yaml" });
+      const other = await writeTicketWorkflow(dir, { name: "other.yaml", path: `tickets.${copy}` });
+      for (const [file, out] of [[csv, "a"], [other, "b"]]) {
+        const r = await runScript("bench.ts", [file!, "--out", join(dir, out!), "--no-db"]);
+        assert.equal(r.code, 0, r.stderr);
+      }
+      const a = await readRunJson(join(dir, "a"));
+      const b = await readRunJson(join(dir, "b"));
+      const fa = a.spec.question_set?.kind === "file" ? a.spec.question_set : undefined;
+      const fb = b.spec.question_set?.kind === "file" ? b.spec.question_set : undefined;
+      assert.ok(fa && fb && fa.sha256 !== fb.sha256);
+      const r = await runScript("compare.ts", [join(dir, "a"), join(dir, "b"), "--json"]);
       assert.equal(r.code, 0, r.stderr);
+      const c = JSON.parse(r.lines.join("\n"));
+      const file = c.differences.find((d: { field: string }) => d.field === "question set file");
+      assert.ok(file.a.includes("tickets.csv") && file.a.includes(fa.sha256.slice(0, 12)), file.a);
+      assert.ok(
+        file.b.includes(`tickets.${copy}`) && file.b.includes(fb.sha256.slice(0, 12)),
+        file.b,
+      );
+      const labelled = (await readDecisions(join(dir, "a", "decisions.jsonl")))
+        .filter((d) => d.gold !== null).length;
+      assert.equal(c.paired.shared, labelled);
+      assert.equal(c.paired.onlyInA + c.paired.onlyInB, 0);
+      assert.equal(c.paired.difference, 0, "the same answers on the same cases");
+      const text = await runScript("compare.ts", [join(dir, "a"), join(dir, "b")]);
+      assert.equal(text.code, 0, text.stderr);
+      assert.doesNotMatch(text.lines.join("\n") + text.stderr, /changed/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
-    const a = await readRunJson(join(dir, "a"));
-    const b = await readRunJson(join(dir, "b"));
-    const fa = a.spec.question_set?.kind === "file" ? a.spec.question_set : undefined;
-    const fb = b.spec.question_set?.kind === "file" ? b.spec.question_set : undefined;
-    assert.ok(fa && fb && fa.sha256 !== fb.sha256);
-    const r = await runScript("compare.ts", [join(dir, "a"), join(dir, "b"), "--json"]);
-    assert.equal(r.code, 0, r.stderr);
-    const c = JSON.parse(r.lines.join("\n"));
-    const file = c.differences.find((d: { field: string }) => d.field === "question set file");
-    assert.ok(file.a.includes("tickets.csv") && file.a.includes(fa.sha256.slice(0, 12)), file.a);
-    assert.ok(file.b.includes("tickets.jsonl") && file.b.includes(fb.sha256.slice(0, 12)), file.b);
-    const labelled = (await readDecisions(join(dir, "a", "decisions.jsonl")))
-      .filter((d) => d.gold !== null).length;
-    assert.equal(c.paired.shared, labelled);
-    assert.equal(c.paired.onlyInA + c.paired.onlyInB, 0);
-    assert.equal(c.paired.difference, 0, "the same answers on the same cases");
-    const text = await runScript("compare.ts", [join(dir, "a"), join(dir, "b")]);
-    assert.doesNotMatch(text.lines.join("\n") + text.stderr, /changed/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  });
+}
 
 Deno.test("a semicolon-separated CSV is read as its comma copy", async () => {
   const dir = await Deno.makeTempDir({ prefix: "decibench-semicolon-" });
