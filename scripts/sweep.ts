@@ -45,7 +45,7 @@ a run id under runs/.`,
       type: "string",
       value: "FILE",
       help:
-        "labelled items instead of a run (ids unique within a lane): a JSONL file of\n{id, lane, p_yes, label}, or a gate's gate.jsonl or directory",
+        "labelled items instead of a run (ids unique within a lane): a JSONL file of\n{id, lane, p_yes, label}, or a gate's gate.jsonl or directory (or its id under runs/)",
     },
     seed: { type: "string", value: "N", help: "seed of the split (a whole number ≥ 0; default 0)" },
     curve: { type: "boolean", help: "print the curve at every bar (0.01 steps) instead of 0.1" },
@@ -97,7 +97,9 @@ async function main(args: string[]): Promise<number> {
   if (labels !== undefined) {
     // A labels file, or a gate's gate.jsonl (or its directory): undecided and unlabelled verdicts
     // are left out and counted.
-    ({ items, excluded, unlabelled } = await asInput(() => readLabels(labels)));
+    ({ items, excluded, unlabelled } = await asInput(async () =>
+      readLabels(await resolveRunDir(labels))
+    ));
     source = labels;
   } else {
     // A run directory, or a run id under runs/ (as compare and export take it).
