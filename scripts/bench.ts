@@ -99,7 +99,7 @@ ${DEFAULT_WORKFLOW} (the built-in reference server); with --resume, to the run's
       type: "string",
       value: "DIR",
       help:
-        "finish the run in DIR (or a run id under runs/): its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
+        "finish the run in DIR (or a run id under runs/): its workflow file, base URL,\nmodel, parallel and case selection are reused; flags given again must agree\n(--parallel may change)",
     },
     db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
     "no-db": { type: "boolean", help: "do not write the run index" },

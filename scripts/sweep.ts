@@ -45,7 +45,7 @@ a run id under runs/.`,
       type: "string",
       value: "FILE",
       help:
-        "labelled items instead of a run (ids unique within a lane): a JSONL file of\n{id, lane, p_yes, label}, or a gate's gate.jsonl or directory (or its id under runs/)",
+        "labelled items instead of a run (ids unique within a lane): a JSONL file of\n{id, lane, p_yes, label}, or a gate's gate.jsonl, directory or id under runs/",
     },
     seed: { type: "string", value: "N", help: "seed of the split (a whole number ≥ 0; default 0)" },
     curve: { type: "boolean", help: "print the curve at every bar (0.01 steps) instead of 0.1" },
