@@ -156,7 +156,7 @@ export async function benchEngines(
   }
   if (comparison.interrupted) return 130;
   const ok = comparison.runs.every((r) =>
-    r.status === "completed" && r.thresholds.every((t) => t.pass)
+    r.status === "completed" && r.thresholds.every((t) => t.pass !== false)
   );
   if (!ok) return 1;
   return failed ? EXIT_INDEX_FAILED : 0;

@@ -22,7 +22,7 @@ import {
   OUTCOME_ORDER,
   runAudit,
 } from "../lib/audit/mod.ts";
-import { RunDirError } from "../lib/record/mod.ts";
+import { resolveRunDir, RunDirError } from "../lib/record/mod.ts";
 import { loadWorkflow, WorkflowError } from "../lib/workflow/mod.ts";
 
 const COMMAND: CommandSpec = {
@@ -48,7 +48,7 @@ disagreement is a review candidate, not a corrected verdict.`,
     resume: {
       type: "string",
       value: "DIR",
-      help: "finish a saved audit, reusing matching verdicts",
+      help: "finish a saved audit (a directory or its id under runs/), reusing matching verdicts",
     },
     transcripts: {
       type: "string",
@@ -72,7 +72,9 @@ async function main(args: string[]): Promise<number> {
     throw new UsageError(`Cannot use --set "${set}": give recommended or all`);
   }
   const out = pathFlag(values.out, "out");
-  const resume = pathFlag(values.resume, "resume");
+  const resumeFlag = pathFlag(values.resume, "resume");
+  // A saved audit's directory, or its id under runs/.
+  const resume = resumeFlag === undefined ? undefined : await resolveRunDir(resumeFlag);
   if (out !== undefined && resume !== undefined && out !== resume) {
     throw new UsageError(
       "Cannot use --out with --resume: the audit is written back where it was; drop --out",
@@ -119,7 +121,7 @@ async function main(args: string[]): Promise<number> {
   if (!json) {
     const { meta } = result;
     console.log(
-      `\naudit ${meta.workflow}: judge ${meta.judge.model} @ ${meta.judge.endpoint}, set ${meta.set}, ${result.records.length} audits`,
+      `\naudit of workflow "${meta.workflow}": judge ${meta.judge.model} @ ${meta.judge.endpoint}, set ${meta.set}, ${result.records.length} audits`,
     );
     for (const outcome of OUTCOME_ORDER) {
       console.log(`  ${outcome.padEnd(12)} ${meta.counts[outcome]}`);

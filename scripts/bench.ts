@@ -22,6 +22,8 @@ import {
   usageLine,
 } from "../lib/cli/args.ts";
 import { resolve } from "node:path";
+import { REQUEST_OPTIONS, requestFlags } from "../lib/cli/request_flags.ts";
+import { deterministicLines, runFailures } from "../lib/cli/run_errors.ts";
 import { EXIT_INDEX_FAILED, runMain } from "../lib/cli/main.ts";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import { progressBar } from "../lib/cli/progress.ts";
@@ -32,6 +34,7 @@ import {
   IndexSchemaError,
   type LoadedRun,
   loadRun,
+  resolveRunDir,
   resumeCommand,
   ResumeMismatchError,
   RunDirError,
@@ -77,6 +80,8 @@ run's own file.`,
         "most MiB of a reply read after decompression (default 16); over it the case is malformed",
     },
     model: { type: "string", value: "M", help: "model name sent with each request" },
+    timeout: REQUEST_OPTIONS.timeout,
+    retries: REQUEST_OPTIONS.retries,
     parallel: {
       type: "string",
       value: "N|auto",
@@ -84,6 +89,17 @@ run's own file.`,
         "requests in flight (a whole number ≥ 1), or auto: the server's slot count (/props),\nelse 4",
     },
     limit: { type: "string", value: "N", help: "ask only the first N selected cases (N ≥ 1)" },
+    sample: {
+      type: "string",
+      value: "N",
+      help:
+        "ask a seeded draw of N selected cases, stratified by lane (every lane keeps a case\nwhile N allows), instead of the first N; recorded in run.json, reused by --resume",
+    },
+    seed: {
+      type: "string",
+      value: "S",
+      help: "seed of the --sample draw, a whole number ≥ 0 (default the workflow's seed)",
+    },
     out: {
       type: "string",
       value: "DIR",
@@ -93,7 +109,7 @@ run's own file.`,
       type: "string",
       value: "DIR",
       help:
-        "finish the run in DIR: its workflow file, base URL, model, parallel and case selection\nare reused; flags given again must agree (--parallel may change)",
+        "finish the run in DIR (or a run id under runs/): its workflow file, base URL,\nmodel, parallel and case selection are reused; flags given again must agree\n(--parallel may change)",
     },
     db: { type: "string", value: "PATH", help: `SQLite run index (default ${DEFAULT_INDEX_PATH})` },
     "no-db": { type: "boolean", help: "do not write the run index" },
@@ -158,7 +174,9 @@ async function main(args: string[]): Promise<number> {
       })`,
     );
   }
-  const resumeDir = pathFlag(values.resume, "resume");
+  const resumeFlag = pathFlag(values.resume, "resume");
+  // A run directory, or a run id under runs/ (as compare and export take it).
+  const resumeDir = resumeFlag === undefined ? undefined : await resolveRunDir(resumeFlag);
   const outDir = pathFlag(values.out, "out");
   if (resumeDir !== undefined && outDir !== undefined && resolve(outDir) !== resolve(resumeDir)) {
     throw new UsageError(
@@ -176,6 +194,16 @@ async function main(args: string[]): Promise<number> {
     ? "auto" as const
     : intFlag(values.parallel, "parallel", 1);
   const flagLimit = intFlag(values.limit, "limit", 1);
+  const flagSample = intFlag(values.sample, "sample", 1);
+  const flagSeed = intFlag(values.seed, "seed", 0);
+  if (flagSample !== undefined && flagLimit !== undefined) {
+    throw new UsageError(
+      "Cannot use --limit with --sample: --limit asks the first N cases, --sample a seeded draw of N; give one",
+    );
+  }
+  if (flagSeed !== undefined && flagSample === undefined) {
+    throw new UsageError("Cannot use --seed without --sample: it seeds the draw; add --sample N");
+  }
   const json = values.json === true;
   const dryRun = values["dry-run"] === true;
   const repeat = intFlag(values.repeat, "repeat", 1);
@@ -200,6 +228,7 @@ async function main(args: string[]): Promise<number> {
   // Resuming one engine's run of a comparison finishes that endpoint alone.
   const loaded = withEndpointLimits(await loadWorkflow(file), {
     maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
+    ...requestFlags(values, recorded),
   });
   // Comparing engines needs its own module; a run of one endpoint does not load it.
   const engines = (loaded.endpoints?.length ?? 0) > 1
@@ -209,18 +238,29 @@ async function main(args: string[]): Promise<number> {
   const baseUrl = flagBaseUrl ?? recorded?.base_url ?? undefined;
   const model = flagModel ?? recorded?.model;
   const pipeline = pipelineFlags(values, workflow);
+  // A resumed sample is drawn again from its recorded size and seed: the same cases.
+  const sample = flagSample !== undefined
+    ? { size: flagSample, seed: flagSeed ?? loaded.seed }
+    : flagLimit === undefined && recorded?.sample !== undefined
+    ? { size: recorded.sample.size, seed: recorded.sample.seed }
+    : undefined;
   const parallel = offlineParallel(
     pipeline.cache,
     flagParallel ?? recorded?.parallel,
     workflow.parallel,
   );
-  const limit = flagLimit ?? recorded?.cases;
+  const limit = flagLimit ?? (sample === undefined ? recorded?.cases : undefined);
   // A dataset directory other than the vendored one (tests of the integrity check).
   const datasetDir = Deno.env.get("DECIBENCH_DATASET_DIR");
   if (!dryRun && dbPath !== "") checkIndex(dbPath);
   if (repeat !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
     throw new UsageError(
       "Cannot use --repeat with a workflow of several endpoints: it measures one; run a workflow naming one endpoint",
+    );
+  }
+  if (sample !== undefined && (workflow.endpoints?.length ?? 0) > 1) {
+    throw new UsageError(
+      "Cannot use --sample with a workflow of several endpoints: it compares them on the first cases; use --limit",
     );
   }
   if (engines && (workflow.endpoints?.length ?? 0) > 1) {
@@ -241,6 +281,7 @@ async function main(args: string[]): Promise<number> {
       baseUrl,
       model,
       limit,
+      sample,
       resume,
       ...(datasetDir ? { datasetDir } : {}),
     });
@@ -297,7 +338,11 @@ async function main(args: string[]): Promise<number> {
       correct = event.kept_correct;
       labelled = event.kept_labelled;
       console.error(
-        `run ${event.run_id}: ${event.cases} cases, ${event.decisions} decisions → ${event.dir}${
+        `run ${event.run_id}: ${event.cases} cases${
+          event.sample
+            ? ` (a sample of ${event.sample.population}, seed ${event.sample.seed}, stratified by lane)`
+            : ""
+        }, ${event.decisions} decisions → ${event.dir}${
           event.resumed ? ` (resumed: ${event.resumed} cases already answered)` : ""
         }`,
       );
@@ -309,6 +354,7 @@ async function main(args: string[]): Promise<number> {
     model,
     parallel,
     limit,
+    sample,
     outDir: resume === undefined ? outDir : undefined,
     workflowFile: file,
     resume,
@@ -340,7 +386,16 @@ async function main(args: string[]): Promise<number> {
   // one: resuming would ask the same server again. An unreachable server is resumed once it is up
   // (or with the right --base-url: a run with no answered case may change its endpoint).
   const hopeless = result.fatalKind === "endpoint" || result.fatalKind === "not_a_server";
-  if (result.status !== "completed" && !hopeless) {
+  // Cases the server refused as such (413 too large, 400 invalid) fail the same way when asked
+  // again: they are named, and a resume is suggested only when other cases could still answer.
+  const failures = result.status === "incomplete" && result.fatalKind === null
+    ? await runFailures(result.dir)
+    : null;
+  if (failures !== null) {
+    for (const line of deterministicLines(failures)) console.error(`decibench: ${line}`);
+  }
+  const resumable = failures === null || failures.otherCases > 0;
+  if (result.status !== "completed" && !hopeless && resumable) {
     console.error(
       `decibench: run ${result.status}; finish it with: ${
         resumeCommand(result.dir, { db: dbPath })
@@ -349,7 +404,8 @@ async function main(args: string[]): Promise<number> {
   }
   if (result.status === "interrupted") return 130;
   if (result.status !== "completed") return 1;
-  if (!result.thresholds.every((t) => t.pass)) return 1;
+  // A threshold not evaluated (pass null) neither passes nor fails.
+  if (result.thresholds.some((t) => t.pass === false)) return 1;
   return result.indexError === null ? 0 : EXIT_INDEX_FAILED;
 }
 

@@ -17,6 +17,7 @@ import {
   usageLine,
 } from "../lib/cli/args.ts";
 import { runMonitor } from "../lib/live/mod.ts";
+import { REQUEST_OPTIONS, requestFlags } from "../lib/cli/request_flags.ts";
 import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
@@ -53,6 +54,12 @@ session, Ctrl+C or q quits.`,
     },
     seed: { type: "string", value: "N", help: "case order (default the workflow's seed)" },
     probes: { type: "string", value: "N", help: "stop after N probes (N ≥ 1)" },
+    timeout: REQUEST_OPTIONS.timeout,
+    retries: {
+      ...REQUEST_OPTIONS.retries,
+      help:
+        "extra attempts after a transient error, a whole number from 0 to 10 (default 0:\na failed probe is shown, and the next probe is the retry)",
+    },
   },
   more: `Exit status: 0 stopped by the user or after --probes; 1 the server does not serve
 decision models or refuses the key; 2 a usage or workflow error.`,
@@ -70,8 +77,10 @@ async function main(args: string[]): Promise<number> {
   const probes = intFlag(values.probes, "probes", 1);
   const baseUrl = urlFlag(values["base-url"], "base-url");
   const metricsUrl = urlFlag(values["metrics-url"], "metrics-url", ["off"]);
+  const { timeoutMs, retries } = requestFlags(values);
   const workflow = withEndpointLimits(await loadWorkflow(positionals[0] ?? DEFAULT_WORKFLOW), {
     maxReplyBytes: megabytesFlag(values["max-reply-mb"], "max-reply-mb"),
+    timeoutMs,
   });
   const result = await runMonitor(workflow, {
     baseUrl,
@@ -79,6 +88,7 @@ async function main(args: string[]): Promise<number> {
     intervalSeconds: interval,
     seed,
     probes,
+    retries,
   });
   if (result.message) console.error(`decibench: ${result.message}`);
   return result.code;

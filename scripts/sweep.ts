@@ -1,5 +1,5 @@
 /**
- * `deno task sweep RUN_DIR | --labels FILE [--seed N] [--curve] [--markdown] [--json]`: sweep
+ * `deno task sweep RUN | --labels FILE [--seed N] [--curve] [--markdown] [--json]`: sweep
  * pass bars over labelled yes/no items — a stored run's `noul` decisions (P(yes) against the gold
  * label; a Typed Decisions run or a run of a workflow's own question set, lane `lane/question`,
  * unlabelled rows left out) or a JSONL file of `{id, lane, p_yes, label}` — choosing each lane's
@@ -21,11 +21,11 @@ import {
   curveTable,
   itemsFromDecisionStream,
   type LabelledItem,
-  readLabelledItems,
+  readLabels,
   sweepTable,
   thresholdSweep,
 } from "../lib/audit/mod.ts";
-import { type DecisionRecord, readDecisionLines } from "../lib/record/mod.ts";
+import { type DecisionRecord, readDecisionLines, resolveRunDir } from "../lib/record/mod.ts";
 
 async function* decisionStream(path: string): AsyncGenerator<DecisionRecord> {
   for await (const { record } of readDecisionLines(path)) yield record;
@@ -33,17 +33,19 @@ async function* decisionStream(path: string): AsyncGenerator<DecisionRecord> {
 
 const COMMAND: CommandSpec = {
   name: "sweep",
-  args: "RUN_DIR | --labels FILE",
+  args: "RUN | --labels FILE",
   summary:
     `Sweep pass bars over labelled yes/no items — a stored run's noul decisions (P(yes) against the
 gold label; a Typed Decisions run or a run of your own question set, lanes workflow/question or
 lane/question, unlabelled rows left out) or a JSONL file of {"id", "lane", "p_yes", "label"} lines —
-choosing each lane's bar on one seeded half and scoring it on the other.`,
+choosing each lane's bar on one seeded half and scoring it on the other. RUN is a run directory or
+a run id under runs/.`,
   options: {
     labels: {
       type: "string",
       value: "FILE",
-      help: "labelled items instead of a run (ids unique within a lane)",
+      help:
+        "labelled items instead of a run (ids unique within a lane): a JSONL file of\n{id, lane, p_yes, label}, or a gate's gate.jsonl, directory or id under runs/",
     },
     seed: { type: "string", value: "N", help: "seed of the split (a whole number ≥ 0; default 0)" },
     curve: { type: "boolean", help: "print the curve at every bar (0.01 steps) instead of 0.1" },
@@ -93,16 +95,21 @@ async function main(args: string[]): Promise<number> {
   let excluded = 0;
   let unlabelled = 0;
   if (labels !== undefined) {
-    items = await asInput(() => readLabelledItems(labels));
+    // A labels file, or a gate's gate.jsonl (or its directory): undecided and unlabelled verdicts
+    // are left out and counted.
+    ({ items, excluded, unlabelled } = await asInput(async () =>
+      readLabels(await resolveRunDir(labels))
+    ));
     source = labels;
   } else {
-    const dir = positionals[0] as string;
+    // A run directory, or a run id under runs/ (as compare and export take it).
+    const dir = await resolveRunDir(positionals[0] as string);
     // Streamed: only the labelled items are held, never the run's decisions.
     const path = join(dir, "decisions.jsonl");
     const read = await asInput(() => itemsFromDecisionStream(decisionStream(path)));
     if (read.decisions === 0) {
       throw new UsageError(
-        `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>`,
+        `Cannot sweep "${dir}": no decisions.jsonl with decisions there; give a run directory such as runs/<run-id>, or a run id`,
       );
     }
     ({ items, excluded, unlabelled } = read);
@@ -119,8 +126,18 @@ async function main(args: string[]): Promise<number> {
   const markdown = values.markdown === true;
   console.log(
     `Threshold sweep of ${items.length} labelled yes/no items from ${source}${
-      excluded ? `; ${excluded} errored decisions excluded` : ""
-    }${unlabelled ? `; ${unlabelled} decisions without gold left out` : ""}.`,
+      excluded
+        ? `; ${excluded} ${
+          labels === undefined ? "errored decisions" : "undecided verdicts"
+        } excluded`
+        : ""
+    }${
+      unlabelled
+        ? `; ${unlabelled} ${
+          labels === undefined ? "decisions without gold" : "verdicts without a label"
+        } left out`
+        : ""
+    }.`,
   );
   console.log(
     `Each lane is split with seed ${seed}: the bar that maximises agreement on the selection half is chosen (ties: the highest bar), then scored on the held-out half. A pass is P(yes) ≥ bar; a false pass is a no-labelled item that passes. FP ≤ is a one-sided ${

@@ -23,7 +23,7 @@ function figure(value: number | null | undefined): string {
  * ```ts
  * import { gateLaneChecks } from "./gate_ci.ts";
  * const [check] = gateLaneChecks([
- *   { lane: "web", cases: 2, pass: 1, fail: 0, undecided: 1, labelled: 0, rates: null },
+ *   { lane: "web", cases: 2, pass: 1, fail: 0, escalate: 0, undecided: 1, labelled: 0, rates: null },
  * ], 0.7);
  * if (check?.pass !== false) throw new Error("an undecided case fails its lane");
  * ```

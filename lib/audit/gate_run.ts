@@ -15,12 +15,14 @@ import {
   loadCases,
   preparedIdentity,
   prepareEndpoint,
+  type SampleSpec,
   type Workflow,
   WorkflowError,
 } from "../workflow/mod.ts";
 import { DEFAULT_GATE_THRESHOLD } from "./gate.ts";
 import { type GateLane, gateLanes, type GateRecord } from "./gate_report.ts";
 import { decideWithPolicy, ESCALATE, type GatePolicy } from "./policy_apply.ts";
+import { gateMismatch, type SavedGate } from "./gate_resume.ts";
 
 /** Options of {@linkcode runGate}. */
 export interface RunGateOptions {
@@ -60,6 +62,12 @@ export interface RunGateOptions {
    */
   limit?: number;
   /**
+   * A seeded draw of cases stratified by lane instead of the first ones (`--sample N --seed S`);
+   * not given with `limit`.
+   * @default undefined (no sample)
+   */
+  sample?: SampleSpec;
+  /**
    * Stops asking when aborted; cases not asked are `undecided`.
    * @default undefined
    */
@@ -90,6 +98,18 @@ export interface RunGateOptions {
    * @default undefined
    */
   policy?: GatePolicy;
+  /**
+   * Finish this saved gate (`--resume`): its decided verdicts are kept, only its undecided cases
+   * are asked again, and `gate.jsonl` and `gate.json` are written back into its directory. The
+   * question, bar, question-set revision, endpoint and model must be the ones it used.
+   * @default undefined
+   */
+  resume?: SavedGate;
+  /**
+   * The workflow file, recorded in `gate.json` so `--resume` can find it.
+   * @default undefined
+   */
+  workflowFile?: string;
 }
 
 /** `gate.json`: what ran and how it came out. */
@@ -150,6 +170,12 @@ export interface GateRun {
      */
     new_cases: boolean;
   };
+  /** The workflow file, when known (what `--resume` reads again). */
+  workflow_file?: string;
+  /** Cases asked again by the latest `--resume` (absent on a first gate). */
+  resumed?: number;
+  /** The `--sample` draw the cases are (absent: the selection's first cases). */
+  sample?: SampleSpec;
 }
 
 /** The result of {@linkcode runGate}. */
@@ -206,6 +232,20 @@ export function gateQuestion(
   return { cases: asking, question: question as Question & { type: "noul" } };
 }
 
+/** The cases of a saved gate, in its order; an id the question set no longer has is refused. */
+function savedCases(saved: SavedGate, cases: readonly Case[]): Case[] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  return saved.records.map((r) => {
+    const item = byId.get(r.id);
+    if (item === undefined) {
+      throw new WorkflowError(
+        `Cannot resume the gate in "${saved.dir}": case "${r.id}" of gate.jsonl is not in the question set any more; start a new gate`,
+      );
+    }
+    return item;
+  });
+}
+
 /**
  * Runs the decision gate over a workflow's question set: one request per case asking only
  * `question`, verdict `pass` when P(yes) ≥ the bar, `fail` below it, `undecided` when the case
@@ -232,8 +272,13 @@ export async function runGate(
   const calibrated = options.calibrated ?? false;
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot gate: the workflow has no endpoint");
-  const loaded = await loadCases(workflow, { limit: options.limit });
+  const saved = options.resume;
+  const loaded = await loadCases(workflow, {
+    limit: saved ? undefined : options.limit,
+    sample: saved ? undefined : options.sample,
+  });
   const picked = gateQuestion(loaded.cases, question, workflow.name);
+  if (saved) picked.cases = savedCases(saved, picked.cases);
   const dataset: Dataset = loaded.dataset;
   const endpoint = await prepareEndpoint(spec, {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
@@ -243,10 +288,33 @@ export async function runGate(
   });
   const started = new Date();
   const records: (GateRecord | undefined)[] = new Array(picked.cases.length);
+  // Resuming: the decided verdicts stay; only the undecided cases are asked again.
+  const kept = new Map(
+    (saved?.records ?? []).filter((r) => r.verdict !== "undecided").map((r) => [r.id, r]),
+  );
+  for (const [i, item] of picked.cases.entries()) records[i] = kept.get(item.id);
+  const toAsk = picked.cases.map((item, index) => ({ item, index }))
+    .filter(({ index }) => records[index] === undefined);
   let fatal: string | null = null;
   let identity: string;
   try {
     identity = preparedIdentity(endpoint);
+    if (saved) {
+      const now = {
+        question,
+        threshold,
+        calibrated,
+        revision: dataset.info.revision,
+        endpoint: identity,
+        model: endpoint.model,
+      };
+      const differs = gateMismatch(saved.run, now);
+      if (differs !== null) {
+        throw new WorkflowError(
+          `Cannot resume the gate in "${saved.dir}": ${differs}; give the flags and file the gate started with`,
+        );
+      }
+    }
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const questions = { [question]: picked.question };
@@ -260,7 +328,7 @@ export async function runGate(
       options.onParallel?.(choice);
       parallel = choice.parallel;
     }
-    await pool(picked.cases, parallel, async (item, index) => {
+    await pool(toAsk, parallel, async ({ item, index }) => {
       const request = tryBuild(endpoint.engine, {
         state: item.state,
         questions,
@@ -321,7 +389,7 @@ export async function runGate(
         },
       };
       records[index] = record;
-      options.onRecord?.(record, ++done, picked.cases.length);
+      options.onRecord?.(record, ++done, toAsk.length);
     }, signal);
   } finally {
     await endpoint.close();
@@ -347,7 +415,8 @@ export async function runGate(
       },
     }
   );
-  const dir = options.outDir ?? join(workflow.output.dir, gateId(workflow.name, started));
+  const dir = saved?.dir ?? options.outDir ??
+    join(workflow.output.dir, gateId(workflow.name, started));
   await Deno.mkdir(dir, { recursive: true });
   // Streamed a line at a time, never joined into one string.
   const lines = async function* () {
@@ -369,7 +438,7 @@ export async function runGate(
     revision: dataset.info.revision,
     threshold,
     calibrated,
-    started_at: started.toISOString(),
+    started_at: saved?.run.started_at ?? started.toISOString(),
     finished_at: new Date().toISOString(),
     cases: final.length,
     undecided: final.filter((r) => r.verdict === "undecided").length,
@@ -389,6 +458,17 @@ export async function runGate(
             options.policy.policy.source.questionSetSha256 !== dataset.info.revision,
         },
       }
+      : {}),
+    ...(options.workflowFile !== undefined
+      ? { workflow_file: options.workflowFile }
+      : saved?.run.workflow_file !== undefined
+      ? { workflow_file: saved.run.workflow_file }
+      : {}),
+    ...(saved ? { resumed: toAsk.length } : {}),
+    ...(options.sample !== undefined && !saved
+      ? { sample: options.sample }
+      : saved?.run.sample !== undefined
+      ? { sample: saved.run.sample }
       : {}),
   };
   await writeAtomic(join(dir, "gate.json"), JSON.stringify(run, null, 2) + "\n");

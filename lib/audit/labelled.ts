@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { type LabelledItem, LabelledItemSchema } from "./schemas.ts";
 
 /** The fields read from a decision record. */
@@ -106,6 +107,16 @@ class LabelledItems {
   }
 }
 
+/** Labelled items read from a file, with what was left out. */
+export interface LabelsFile {
+  /** The items in file order. */
+  items: LabelledItem[];
+  /** Gate verdicts without a P(yes) (undecided: the case could not be asked), left out. */
+  excluded: number;
+  /** Gate verdicts without a label (the case has no gold), left out. */
+  unlabelled: number;
+}
+
 /**
  * Parses a labels file: JSONL of `{id, lane, p_yes, label}` (label `true`/`false` or 1/0).
  *
@@ -117,7 +128,32 @@ class LabelledItems {
  *   of an earlier line in the same lane.
  */
 export function parseLabelledItems(text: string, file: string): LabelledItem[] {
+  return parseLabels(text, file).items;
+}
+
+/**
+ * Parses a labels file or a gate's `gate.jsonl`. A labels line is `{id, lane, p_yes, label}`; a
+ * gate line (it has a `verdict`) gives its `id`, `lane`, `p_yes` and `label`, and one that is
+ * undecided (`p_yes` null) or has no gold (`label` null) is counted and left out.
+ *
+ * @param text The file's text.
+ * @param file File name for messages.
+ * @returns The items in file order, and the gate lines left out.
+ * @throws {SyntaxError} When a line is not JSON.
+ * @throws {TypeError} When a line breaks the format (naming line and field), or repeats the id
+ *   of an earlier line in the same lane.
+ * @example
+ * ```ts
+ * import { parseLabels } from "./labelled.ts";
+ * const gate = '{"id":"a","lane":"x","p_yes":0.8,"verdict":"pass","label":true}\n' +
+ *   '{"id":"b","lane":"x","p_yes":null,"verdict":"undecided","label":false}';
+ * const { items, excluded } = parseLabels(gate, "gate.jsonl"); // 1 item, 1 excluded
+ * ```
+ */
+export function parseLabels(text: string, file: string): LabelsFile {
   const items: LabelledItem[] = [];
+  let excluded = 0;
+  let unlabelled = 0;
   // Line of each (lane, id): an item given twice would count twice in its lane's split.
   const seen = new Map<string, number>();
   const lines = text.split("\n");
@@ -130,13 +166,27 @@ export function parseLabelledItems(text: string, file: string): LabelledItem[] {
     } catch {
       throw new SyntaxError(`Cannot read labels "${file}": line ${i + 1} is not JSON`);
     }
+    if (isGateLine(value)) {
+      // A gate verdict: its label and P(yes), the verdict and provenance aside.
+      if (value.p_yes === null) {
+        excluded++;
+        continue;
+      }
+      if (value.label === null) {
+        unlabelled++;
+        continue;
+      }
+      value = { id: value.id, lane: value.lane, p_yes: value.p_yes, label: value.label };
+    }
     const parsed = LabelledItemSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new TypeError(
         `Cannot read labels "${file}": line ${i + 1} field "${
           issue?.path.join(".") || "(line)"
-        }": ${issue?.message ?? "invalid"}; write {"id", "lane", "p_yes", "label"} per line`,
+        }": ${
+          issue?.message ?? "invalid"
+        }; write {"id", "lane", "p_yes", "label"} per line, or give a gate's gate.jsonl`,
       );
     }
     const key = JSON.stringify([parsed.data.lane, parsed.data.id]);
@@ -151,7 +201,45 @@ export function parseLabelledItems(text: string, file: string): LabelledItem[] {
     seen.set(key, i + 1);
     items.push(parsed.data);
   }
-  return items;
+  return { items, excluded, unlabelled };
+}
+
+/** A line of `gate.jsonl`: it carries a verdict beside the labels file's fields. */
+function isGateLine(
+  value: unknown,
+): value is { id: unknown; lane: unknown; p_yes: unknown; label: unknown; verdict: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.hasOwn(value, "verdict");
+}
+
+/**
+ * Reads a labels file or a gate's output: a JSONL file (see {@linkcode parseLabels}), or a gate's
+ * directory holding `gate.jsonl`.
+ *
+ * @param path A JSONL file, or a gate directory.
+ * @returns The items and the gate lines left out.
+ * @throws {TypeError} When the file is missing or a line breaks the format.
+ * @throws {SyntaxError} When a line is not JSON.
+ */
+export async function readLabels(path: string): Promise<LabelsFile> {
+  let file = path;
+  try {
+    if ((await Deno.stat(path)).isDirectory) file = join(path, "gate.jsonl");
+  } catch {
+    // missing: said below
+  }
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new TypeError(
+        `Cannot read labels "${file}": file not found; give a labels JSONL file or a gate's gate.jsonl`,
+      );
+    }
+    throw error;
+  }
+  return parseLabels(text, file);
 }
 
 /**

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { itemsFromDecisions, itemsFromDecisionStream, parseLabelledItems } from "./labelled.ts";
+import {
+  itemsFromDecisions,
+  itemsFromDecisionStream,
+  parseLabelledItems,
+  parseLabels,
+} from "./labelled.ts";
 
 Deno.test("itemsFromDecisions() takes answered noul decisions and excludes errors", () => {
   const base = { case: "c1", workflow: "w", gold: "true", error: null };
@@ -86,4 +91,31 @@ Deno.test("parseLabelledItems() names the line and field of a bad item", async (
     "not JSON",
     () => assert.throws(() => parseLabelledItems("{", "l.jsonl"), SyntaxError),
   );
+});
+
+Deno.test("parseLabels() reads a gate's gate.jsonl: undecided and unlabelled verdicts counted and left out", () => {
+  const gate = (id: string, p: number | null, label: boolean | null) =>
+    JSON.stringify({
+      id,
+      lane: "chat",
+      p_yes: p,
+      verdict: p === null ? "undecided" : p >= 0.7 ? "pass" : "fail",
+      label,
+      error: null,
+      provenance: { kind: "atomic-decision", threshold: 0.7, calibrated: false },
+    });
+  const text = [
+    gate("a", 0.9, true),
+    gate("b", null, false),
+    gate("c", 0.2, null),
+    gate("d", 0.3, false),
+  ]
+    .join("\n");
+  const read = parseLabels(text, "gate.jsonl");
+  assert.deepEqual(read.items, [
+    { id: "a", lane: "chat", p_yes: 0.9, label: true },
+    { id: "d", lane: "chat", p_yes: 0.3, label: false },
+  ]);
+  assert.equal(read.excluded, 1);
+  assert.equal(read.unlabelled, 1);
 });

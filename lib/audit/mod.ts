@@ -62,6 +62,7 @@ export {
 } from "./gate_report.ts";
 export { gateLaneChecks } from "./gate_ci.ts";
 export { type GateRun, type GateRunResult, runGate, type RunGateOptions } from "./gate_run.ts";
+export { gateMismatch, readSavedGate, type SavedGate } from "./gate_resume.ts";
 export { type ClopperPearsonOptions, clopperPearsonUpper } from "./binomial.ts";
 export {
   binomialPValue,
@@ -121,8 +122,11 @@ export {
 export {
   itemsFromDecisions,
   itemsFromDecisionStream,
+  type LabelsFile,
   type NoulDecisionInput,
+  parseLabels,
   readLabelledItems,
+  readLabels,
 } from "./labelled.ts";
 export {
   curveTable,

@@ -43,7 +43,6 @@ const PLAIN = 2; // inside an unquoted field
 const QUOTED = 3; // inside a quoted field
 const CLOSED = 4; // after a closing quote
 
-const COMMA = 44;
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
@@ -52,6 +51,8 @@ const QUOTE = 34;
  * Parses CSV text given in pieces of any size (RFC 4180: comma-separated, fields optionally in
  * double quotes, `""` for a quote inside quotes, records ending in CRLF or LF). A leading
  * byte-order mark is dropped, blank lines between records are skipped, and fields are not trimmed.
+ * The delimiter is read from the first line: a comma, unless that line has none and has a
+ * semicolon, a tab or a `|` (as spreadsheets in many locales save "CSV"), which is then used.
  * A field longer than 16 Mi characters is refused (a stray quote would otherwise read the rest of
  * the file into it).
  *
@@ -72,6 +73,13 @@ export class CsvParser {
   #quoteLine = 1;
   #carry = "";
   #first = true;
+  /** The delimiter's char code, 0 until the first line is read. */
+  #delimiter = 0;
+
+  /** The delimiter in use (read from the first line), or null before it is read. */
+  get delimiter(): string | null {
+    return this.#delimiter === 0 ? null : String.fromCharCode(this.#delimiter);
+  }
 
   /**
    * Reads the next piece of text.
@@ -115,6 +123,19 @@ export class CsvParser {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       this.#first = false;
     }
+    if (this.#delimiter === 0) {
+      // The first line decides the delimiter: it waits until the line is whole.
+      const end = text.indexOf("\n");
+      if (end < 0 && !final) {
+        this.#carry = text;
+        return [];
+      }
+      const first = end < 0 ? text : text.slice(0, end);
+      const other = first.includes(",")
+        ? undefined
+        : [";", "\t", "|"].find((d) => first.includes(d));
+      this.#delimiter = (other ?? ",").charCodeAt(0);
+    }
     // A CR or a quote at the end needs the next character to be read: it waits for it.
     if (!final && text !== "") {
       const last = text.charCodeAt(text.length - 1);
@@ -125,6 +146,7 @@ export class CsvParser {
     }
     const out: CsvRecord[] = [];
     const n = text.length;
+    const delimiter = this.#delimiter;
     let i = 0;
     while (i < n) {
       switch (this.#state) {
@@ -155,7 +177,7 @@ export class CsvParser {
           let c = 0;
           for (; j < n; j++) {
             c = text.charCodeAt(j);
-            if (c === COMMA || c === LF || (c === CR && text.charCodeAt(j + 1) === LF)) break;
+            if (c === delimiter || c === LF || (c === CR && text.charCodeAt(j + 1) === LF)) break;
           }
           this.#append(text.slice(i, j), this.#line);
           i = j;
@@ -186,7 +208,7 @@ export class CsvParser {
         }
         case CLOSED: {
           const c = text.charCodeAt(i);
-          if (c === COMMA || c === LF || (c === CR && text.charCodeAt(i + 1) === LF)) {
+          if (c === delimiter || c === LF || (c === CR && text.charCodeAt(i + 1) === LF)) {
             i = this.#endField(text, i, out);
           } else {
             throw new CsvSyntaxError(
@@ -212,7 +234,7 @@ export class CsvParser {
   #endField(text: string, i: number, out: CsvRecord[]): number {
     this.#fields.push(this.#value);
     this.#value = "";
-    if (text.charCodeAt(i) === COMMA) {
+    if (text.charCodeAt(i) === this.#delimiter) {
       this.#state = FIELD;
       return i + 1;
     }

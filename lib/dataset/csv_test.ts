@@ -106,3 +106,26 @@ Deno.test("`CsvParser` refuses a field longer than its limit at the line the fie
       /a field is longer than 16 Mi characters/.test(error.message),
   );
 });
+
+Deno.test("`CsvParser` reads the delimiter from the first line: a comma unless it has none", async (t) => {
+  const read = (pieces: string[]) => {
+    const parser = new CsvParser();
+    return [...pieces.flatMap((p) => parser.push(p)), ...parser.end()].map((r) => r.fields);
+  };
+  await t.step("semicolons, the header cut across pieces", () => {
+    assert.deepEqual(read(["id;bo", 'dy\n1;a, b\n2;"x;y"\n']), [
+      ["id", "body"],
+      ["1", "a, b"],
+      ["2", "x;y"],
+    ]);
+  });
+  await t.step("tabs", () => {
+    assert.deepEqual(read(["id\tbody\n1\tx\n"]), [["id", "body"], ["1", "x"]]);
+  });
+  await t.step("a comma header keeps commas, whatever later lines hold", () => {
+    assert.deepEqual(read(["id,body\n1,a;b\n"]), [["id", "body"], ["1", "a;b"]]);
+  });
+  await t.step("a one-line file without a line break", () => {
+    assert.deepEqual(read(["a;b"]), [["a", "b"]]);
+  });
+});

@@ -100,6 +100,11 @@ export interface QuestionSet {
   /** The question names the selected cases ask, in order of first appearance. */
   questions: readonly string[];
   /**
+   * The lanes and question names of the cases the selection's lanes and ids keep, before its
+   * limit or sample: what a threshold may name when only some of them are asked.
+   */
+  eligible?: { cases: number; lanes: readonly string[]; questions: readonly string[] } | undefined;
+  /**
    * sha256 of the selected ids joined by line feeds: `sha256(ids.join("\n"))`, a run's
    * `case_ids_sha256`.
    */
@@ -165,6 +170,11 @@ class SelectionDigest {
   decisions = 0;
   readonly lanes = new Map<string, number>();
   readonly questions = new Set<string>();
+  /** Lanes and questions of the cases kept by lanes and ids, the limit aside. */
+  readonly eligibleLanes = new Set<string>();
+  readonly eligibleQuestions = new Set<string>();
+  #eligibleLast: Case["questions"] | null = null;
+  eligibleCount = 0;
   readonly #selection: CaseSelection | undefined;
   readonly #lanes: ReadonlySet<string> | null;
   readonly #ids: ReadonlySet<string> | null;
@@ -185,6 +195,12 @@ class SelectionDigest {
   wants(item: Case): boolean {
     if (this.#lanes !== null && !this.#lanes.has(item.workflow)) return false;
     if (this.#ids !== null && !this.#ids.has(item.id)) return false;
+    this.eligibleCount++;
+    this.eligibleLanes.add(item.workflow);
+    if (item.questions !== this.#eligibleLast) {
+      for (const name in item.questions) this.eligibleQuestions.add(name);
+      this.#eligibleLast = item.questions;
+    }
     const limit = this.#selection?.limit;
     return limit === undefined || this.count < limit;
   }
@@ -327,6 +343,11 @@ export async function openQuestionSet(
     decisions: digest.decisions,
     lanes: digest.lanes,
     questions: [...digest.questions],
+    eligible: {
+      cases: digest.eligibleCount,
+      lanes: [...digest.eligibleLanes],
+      questions: [...digest.eligibleQuestions],
+    },
     ...digests,
     cases: (casesOptions = {}) =>
       rereadCases(spec, definitions, { file, lane, selection, opened, facts, ...casesOptions }),
@@ -494,6 +515,11 @@ async function inMemorySet(
     decisions: digest.decisions,
     lanes: digest.lanes,
     questions: [...digest.questions],
+    eligible: {
+      cases: digest.eligibleCount,
+      lanes: [...digest.eligibleLanes],
+      questions: [...digest.eligibleQuestions],
+    },
     ...digests,
     async *cases(options: QuestionSetCasesOptions = {}): AsyncGenerator<Case> {
       for (const item of selected) {

@@ -66,6 +66,13 @@ export interface MonitorOptions {
    */
   probes?: number | undefined;
   /**
+   * Extra attempts after a transient failure (`--retries`). The monitor shows failures rather
+   * than hiding them, so by default the next probe is the retry.
+   *
+   * @default {0}
+   */
+  retries?: number | undefined;
+  /**
    * Full screen (true) or one line per probe (false).
    *
    * @default {Deno.stdout.isTerminal()}
@@ -234,7 +241,7 @@ export async function runMonitor(
       const generation = session;
       let result: ProbeResult;
       try {
-        result = await probeCase(endpoint, item, { signal });
+        result = await probeCase(endpoint, item, { signal, retries: options.retries ?? 0 });
       } catch (error) {
         if (signal.aborted) return null;
         throw error;

@@ -118,7 +118,7 @@ async function readRunJson(dir: string): Promise<RunJson> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new Deno.errors.NotFound(
-        `Cannot read run "${dir}": "${path}" does not exist; pass a run directory such as runs/<run-id>`,
+        `Cannot read run "${dir}": "${path}" does not exist; pass a run directory such as runs/<run-id>, or its run id`,
       );
     }
     throw error;
@@ -162,6 +162,20 @@ async function* checkedDecisions(dir: string): AsyncGenerator<DecisionRecord> {
 }
 
 /**
+ * Where a run named on the command line lives: the argument itself when it exists, else the run
+ * id under `runsDir` when that exists, else the argument (so the caller's message names it). Every
+ * command that takes a run directory takes a run id this way.
+ *
+ * @param arg A directory, or a run id.
+ * @param runsDir Where run ids are looked up.
+ * @returns The directory to read.
+ */
+export async function resolveRunDir(arg: string, runsDir = "runs"): Promise<string> {
+  const underRuns = join(runsDir, arg);
+  return !(await pathExists(arg)) && await pathExists(underRuns) ? underRuns : arg;
+}
+
+/**
  * Reads a run named on the command line: a run directory, or the id of a run under `runsDir`.
  *
  * @param arg A directory, or a run id.
@@ -171,9 +185,7 @@ async function* checkedDecisions(dir: string): AsyncGenerator<DecisionRecord> {
  * @throws {TypeError} When `run.json` does not match its schema.
  */
 export async function findRun(arg: string, runsDir = "runs"): Promise<OpenedRun> {
-  const underRuns = join(runsDir, arg);
-  const dir = !(await pathExists(arg)) && await pathExists(underRuns) ? underRuns : arg;
-  return await openRun(dir);
+  return await openRun(await resolveRunDir(arg, runsDir));
 }
 
 async function pathExists(path: string): Promise<boolean> {

@@ -32,6 +32,7 @@ export {
   loadRun,
   type OpenedRun,
   openRun,
+  resolveRunDir,
   upgradeRunJson,
 } from "./load.ts";
 export {
@@ -65,6 +66,11 @@ export {
   updateIndexedRun,
 } from "./sqlite_index.ts";
 export { describeOsError, fsErrorMessage, type FsErrorMessageOptions } from "./fs_errors.ts";
-export { resumeCommand, type ResumeCommandOptions, writeFailure } from "./resume_command.ts";
+export {
+  resumeCommand,
+  type ResumeCommandOptions,
+  shellQuote,
+  writeFailure,
+} from "./resume_command.ts";
 export { lockRunDir, type LockRunDirOptions, RunDirError, type RunDirLock } from "./run_dir.ts";
 export { runId } from "./run_id.ts";

@@ -181,7 +181,8 @@ export const ThresholdResultSchema = z.object({
   margin: z.number().optional(),
   interval: z.tuple([z.number(), z.number()]).nullable().optional(),
   shared: z.number().optional(),
-  pass: z.boolean(),
+  pass: z.boolean().nullable(),
+  not_evaluated: z.string().optional(),
 });
 /** A threshold result: `{metric, op, limit, value, pass}`; a failed one fails the run. */
 export interface ThresholdResult {
@@ -217,8 +218,16 @@ export interface ThresholdResult {
   interval?: [number, number] | null | undefined;
   /** Decisions the run and the baseline share, for a threshold against a baseline. */
   shared?: number | undefined;
-  /** Whether the threshold is met. */
-  pass: boolean;
+  /**
+   * Whether the threshold is met; null when it was not evaluated (see `not_evaluated`): it then
+   * neither passes nor fails.
+   */
+  pass: boolean | null;
+  /**
+   * Why the threshold was not evaluated: a partial selection (`--limit`, `--sample`) asked no case
+   * of its question or lane. Absent when it was evaluated.
+   */
+  not_evaluated?: string | undefined;
 }
 
 /** What ran: everything that identifies a run's configuration. */
@@ -246,6 +255,11 @@ export const RunSpecSchema = z.object({
   fingerprint: z.string(),
   seed: z.number().int(),
   question_set: QuestionSetRecordSchema.optional(),
+  sample: z.object({
+    size: z.number().int(),
+    seed: z.number().int(),
+    population: z.number().int(),
+  }).optional(),
 });
 /** What ran: everything that identifies a run's configuration (`run.json`'s `spec`). */
 export interface RunSpec {
@@ -305,6 +319,12 @@ export interface RunSpec {
    * card protocol. Its fields enter the fingerprint.
    */
   question_set?: QuestionSetRecord | undefined;
+  /**
+   * The sample the cases are (`--sample N --seed S`): `size` cases drawn with `seed` from the
+   * `population` of eligible cases, stratified by lane. Absent when the cases are the selection's
+   * first ones.
+   */
+  sample?: { size: number; seed: number; population: number } | undefined;
 }
 
 /** One session of a run: the first start, then each `--resume`. */

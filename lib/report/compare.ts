@@ -108,7 +108,8 @@ async function sharedSummary(
  * @param b Run B.
  * @param options Bootstrap seed and resamples.
  * @returns Both runs' metrics on the shared decisions, the paired comparison and what differs.
- * @throws {RangeError} When the runs used different datasets or dataset revisions, or share no
+ * @throws {RangeError} When the runs used different datasets or dataset revisions (two files of
+ *   a question set with the same question definitions are compared by case id), or share no
  *   decision.
  * @example
  * ```ts ignore
@@ -127,19 +128,32 @@ export async function compareRuns(
   const sb = b.run.spec;
   const fa = sa.question_set?.kind === "file" ? sa.question_set : undefined;
   const fb = sb.question_set?.kind === "file" ? sb.question_set : undefined;
+  // Two files of one set (its CSV and its Parquet copy) are different files, not a changed one:
+  // with the same question definitions they are compared by case id, and the files are named.
+  const otherFile = fa !== undefined && fb !== undefined && fa.sha256 !== fb.sha256 &&
+    fa.path !== fb.path;
+  const fileName = (f: NonNullable<typeof fa>): string =>
+    `"${f.path}" (${f.format}, sha256 ${f.sha256.slice(0, 12)}, ${f.rows} rows)`;
   if (fa && fb && (fa.sha256 !== fb.sha256 || fa.definitions_sha256 !== fb.definitions_sha256)) {
-    const what = fa.sha256 !== fb.sha256
+    const definitions = fa.definitions_sha256 !== fb.definitions_sha256;
+    const what = otherFile
+      ? `they used different files, ${fileName(fa)} in "${a.dir}" and ${
+        fileName(fb)
+      } in "${b.dir}"${definitions ? ", with different question definitions" : ""}`
+      : fa.sha256 !== fb.sha256
       ? `question set file "${fb.path}" changed (sha256 ${
         fa.sha256.slice(0, 12)
       }, ${fa.rows} rows in "${a.dir}"; ${fb.sha256.slice(0, 12)}, ${fb.rows} rows in "${b.dir}")`
       : `the question definitions of "${fb.path}" differ (sha256 ${
         fa.definitions_sha256.slice(0, 12)
       } and ${fb.definitions_sha256.slice(0, 12)})`;
-    throw new RangeError(
-      `Cannot compare runs "${a.dir}" and "${b.dir}": ${what}; compare runs made on the same file and questions`,
-    );
+    if (!otherFile || definitions) {
+      throw new RangeError(
+        `Cannot compare runs "${a.dir}" and "${b.dir}": ${what}; compare runs made on the same file and questions`,
+      );
+    }
   }
-  if (sa.dataset !== sb.dataset || sa.revision !== sb.revision) {
+  if (!otherFile && (sa.dataset !== sb.dataset || sa.revision !== sb.revision)) {
     throw new RangeError(
       `Cannot compare runs "${a.dir}" and "${b.dir}": they used different dataset revisions ("${sa.dataset}@${
         sa.revision.slice(0, 12)
@@ -176,6 +190,11 @@ export async function compareRuns(
   const differences = fields
     .map(([field, get]) => ({ field, a: get(sa), b: get(sb) }))
     .filter((d) => d.a !== d.b);
+  if (otherFile && fa && fb) {
+    const file = (f: typeof fa): string =>
+      `${f.path} (${f.format}, sha256 ${f.sha256.slice(0, 12)})`;
+    differences.unshift({ field: "question set file", a: file(fa), b: file(fb) });
+  }
   const side = async (run: OpenedRun): Promise<ComparedRun> => ({
     id: run.run.id,
     dir: run.dir,

@@ -109,3 +109,21 @@ export function thresholdName(
 export function laneWord(spec: Pick<RunSpec, "question_set">): "lane" | "workflow" {
   return spec.question_set?.kind === "file" ? "lane" : "workflow";
 }
+
+/**
+ * A threshold's verdict as reports print it.
+ *
+ * @param t A threshold result.
+ * @returns `pass`, `FAIL`, or `not evaluated (<why>)` when a partial selection asked no case of
+ *   its question or lane (it neither passes nor fails).
+ * @example
+ * ```ts
+ * import { thresholdVerdict } from "./protocol.ts";
+ * thresholdVerdict({ pass: null, not_evaluated: 'no case selected by --limit 3 has lane "chat"' });
+ * // 'not evaluated (no case selected by --limit 3 has lane "chat")'
+ * ```
+ */
+export function thresholdVerdict(t: Pick<ThresholdResult, "pass" | "not_evaluated">): string {
+  if (t.pass === null) return `not evaluated (${t.not_evaluated ?? "no decision"})`;
+  return t.pass ? "pass" : "FAIL";
+}

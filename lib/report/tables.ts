@@ -15,7 +15,7 @@ import type { RunJson } from "../record/mod.ts";
 import { type LevelsOf, levelText } from "../dataset/mod.ts";
 import type { DisagreementRow } from "./model.ts";
 import { metricInterval, metricText, num } from "./format.ts";
-import { thresholdName } from "./protocol.ts";
+import { thresholdName, thresholdVerdict } from "./protocol.ts";
 
 /** A table as text cells. */
 export interface TableData {
@@ -132,11 +132,11 @@ export function thresholdData(run: RunJson): TableData {
     rows: run.thresholds.map((t) => [
       thresholdName(t),
       `${t.op} ${t.limit}`,
-      (t.value === null ? "n/a" : num(t.value)) +
-      (t.estimate !== undefined
-        ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
-        : ""),
-      t.pass ? "pass" : "FAIL",
+      t.pass === null ? "—" : (t.value === null ? "n/a" : num(t.value)) +
+        (t.estimate !== undefined
+          ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+          : ""),
+      thresholdVerdict(t),
     ]),
   };
 }

@@ -10,7 +10,7 @@ import type { RunJson } from "../record/mod.ts";
 import { decisionCounts, metricInterval, metricText, num, table } from "./format.ts";
 import { errorKindData } from "./errors.ts";
 import type { RunReport } from "./model.ts";
-import { laneWord, protocolNote, runRating, thresholdName } from "./protocol.ts";
+import { laneWord, protocolNote, runRating, thresholdName, thresholdVerdict } from "./protocol.ts";
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
@@ -130,11 +130,15 @@ export function summaryLines(
           question: t.question === undefined ? undefined : clipName(t.question),
           lane: t.lane === undefined ? undefined : clipName(t.lane),
         })
-      } ${t.op} ${t.limit}: ${t.value === null ? "n/a" : num(t.value)}${
-        t.estimate !== undefined
-          ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
-          : ""
-      } ${t.pass ? "pass" : "FAIL"}`,
+      } ${t.op} ${t.limit}: ${
+        t.pass === null
+          ? "" // not evaluated: no value to show
+          : `${t.value === null ? "n/a" : num(t.value)}${
+            t.estimate !== undefined
+              ? ` (estimate ${t.estimate === null ? "n/a" : num(t.estimate)})`
+              : ""
+          } `
+      }${thresholdVerdict(t)}`,
     );
   }
   return lines;

@@ -258,9 +258,16 @@ export function runPage(m: RunModel): Html {
                 <th scope="row">${thresholdName(t)}</th>
                 <td>${t.op} ${t.limit}</td>
                 <td class="n">${t.value === null ? "n/a" : num(t.value)}</td>
-                <td><span class="badge ${t.pass ? "pass" : "fail"}">${t.pass
+                <td><span class="badge ${t.pass === null
+                  ? ""
+                  : t.pass
                   ? "pass"
-                  : "fail"}</span></td>
+                  : "fail"}">${t.pass ===
+                    null
+                  ? "not evaluated"
+                  : t.pass
+                  ? "pass"
+                  : "fail"}</span>${t.not_evaluated === undefined ? "" : ` ${t.not_evaluated}`}</td>
               </tr>
             `
           )}</tbody>

@@ -63,6 +63,7 @@ export class ProgressSink implements RunSink {
       resumed: this.context.resumed,
       kept_correct: this.context.keptCorrect ?? 0,
       kept_labelled: this.context.keptLabelled ?? 0,
+      ...(run.spec.sample !== undefined ? { sample: run.spec.sample } : {}),
     });
   }
 

@@ -11,6 +11,7 @@ import {
   openQuestionSet,
   type QuestionSet,
 } from "../dataset/mod.ts";
+import { drawSample, type SampleSpec } from "./sample.ts";
 import type { Workflow } from "./schemas.ts";
 
 /**
@@ -73,6 +74,12 @@ export interface LoadCasesOptions {
    */
   limit?: number | undefined;
   /**
+   * A seeded draw of cases stratified by lane (`--sample N --seed S`) instead of the first ones;
+   * not given together with `limit`.
+   * @default undefined (no sample)
+   */
+  sample?: SampleSpec | undefined;
+  /**
    * Folder of the vendored Typed Decisions files (tests).
    * @default undefined (the vendored one)
    */
@@ -85,7 +92,7 @@ export interface LoadCasesOptions {
  * cases read as a stream (`cases()`), never held whole.
  *
  * @param workflow The validated workflow.
- * @param options Limit and dataset folder.
+ * @param options Limit or sample, and dataset folder.
  * @returns The opened question set (its figures are the selected cases').
  * @throws {QuestionSetError} When the workflow's file is missing or a row breaks its declaration.
  * @throws {DatasetIntegrityError} When the vendored dataset fails its check.
@@ -95,15 +102,27 @@ export async function openCases(
   workflow: Workflow,
   options: LoadCasesOptions = {},
 ): Promise<QuestionSet> {
-  return await openQuestionSet({
+  const source = {
     dataset: workflow.dataset,
     questions: workflow.questions,
     typedQuestions: workflow.cases.questions,
-  }, {
-    lane: workflow.name,
-    selection: caseSelection(workflow.cases, options.limit),
-    ...(options.datasetDir !== undefined ? { datasetDir: options.datasetDir } : {}),
-  });
+  };
+  const open = (selection: CaseSelection) =>
+    openQuestionSet(source, {
+      lane: workflow.name,
+      selection,
+      ...(options.datasetDir !== undefined ? { datasetDir: options.datasetDir } : {}),
+    });
+  const sample = options.sample;
+  if (sample === undefined) return await open(caseSelection(workflow.cases, options.limit));
+  // A sample: the eligible cases (the selection's lanes and ids) read once for their ids and
+  // lanes, the draw made, and the set opened again on the drawn ids.
+  const whole = await open({ ...caseSelection(workflow.cases), limit: undefined });
+  const population: { id: string; lane: string }[] = [];
+  for await (const item of whole.cases()) population.push({ id: item.id, lane: item.workflow });
+  const ids = drawSample(population, sample);
+  const drawn = await open({ lanes: workflow.cases.workflows, ids });
+  return { ...drawn, eligible: whole.eligible };
 }
 
 /**
@@ -130,5 +149,13 @@ export async function loadCases(
     lane: workflow.name,
     ...(options.datasetDir !== undefined ? { datasetDir: options.datasetDir } : {}),
   });
-  return { dataset, cases: selectCases(dataset.cases, workflow.cases, options.limit) };
+  const sample = options.sample;
+  if (sample === undefined) {
+    return { dataset, cases: selectCases(dataset.cases, workflow.cases, options.limit) };
+  }
+  const eligible = selectCases(dataset.cases, { ...workflow.cases, limit: undefined });
+  const ids = new Set(
+    drawSample(eligible.map((c) => ({ id: c.id, lane: c.workflow })), sample),
+  );
+  return { dataset, cases: eligible.filter((c) => ids.has(c.id)) };
 }

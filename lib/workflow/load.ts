@@ -72,11 +72,33 @@ export function validateWorkflow(
         }`;
       }).join("; ");
     }
+    if (issue.code === "invalid_value") {
+      // A mistyped name (a metric, an engine, a question type): the one it most likely meant,
+      // rather than every name there is.
+      const given = valueAt(value, issue.path);
+      const names = issue.values.filter((v): v is string => typeof v === "string");
+      const guess = typeof given === "string" ? closest(given, names) : undefined;
+      if (guess !== undefined) {
+        return `field "${field}"${
+          at(issue.path)
+        }: "${given}" is not one of the ${names.length} allowed values (did you mean "${guess}"?)`;
+      }
+    }
     return `field "${field}"${at(issue.path)}: ${issue.message}`;
   });
   throw new WorkflowError(
     `Cannot load workflow "${file}": ${problems.join("; ")}; see docs/workflows.md`,
   );
+}
+
+/** The value at a path of the parsed input, or undefined. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }
 
 /** The zod definition of a schema (zod 4 keeps it at `_zod.def`). */

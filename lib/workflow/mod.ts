@@ -39,7 +39,9 @@ export {
   type RunOptions,
   runPrepared,
   type RunResult,
+  type RunSelection,
 } from "./run.ts";
+export { drawSample, sampleAllocation, type SampleCandidate, type SampleSpec } from "./sample.ts";
 export type { Agreement, AgreementRow } from "./agreement.ts";
 export {
   compareEngines,

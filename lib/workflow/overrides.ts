@@ -1,6 +1,6 @@
 /**
- * Command-line overrides of every endpoint's limits (`--max-reply-mb`), applied to a loaded
- * workflow before it runs.
+ * Command-line overrides of every endpoint's limits (`--max-reply-mb`, `--timeout`, `--retries`),
+ * applied to a loaded workflow before it runs.
  *
  * @module
  */
@@ -10,6 +10,10 @@ import type { EndpointSpec, Workflow } from "./schemas.ts";
 export interface EndpointLimits {
   /** Most bytes of a reply's decoded body read. @default undefined (the workflow's) */
   maxReplyBytes?: number | undefined;
+  /** Per-request timeout in ms (`--timeout`). @default undefined (the workflow's) */
+  timeoutMs?: number | undefined;
+  /** Extra attempts after a transient error (`--retries`). @default undefined (the workflow's) */
+  retries?: number | undefined;
 }
 
 /**
@@ -31,6 +35,8 @@ export interface EndpointLimits {
 export function withEndpointLimits(workflow: Workflow, limits: EndpointLimits): Workflow {
   const patch: Partial<EndpointSpec> = {};
   if (limits.maxReplyBytes !== undefined) patch.maxReplyBytes = limits.maxReplyBytes;
+  if (limits.timeoutMs !== undefined) patch.timeoutMs = limits.timeoutMs;
+  if (limits.retries !== undefined) patch.retries = limits.retries;
   if (Object.keys(patch).length === 0) return workflow;
   const apply = (e: EndpointSpec): EndpointSpec => ({ ...e, ...patch });
   return {

@@ -49,7 +49,7 @@ import {
 import { ReportSink, type RunReport } from "../report/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
-import { loadCases, openCases } from "./cases.ts";
+import { loadCases, openCases, selectCases } from "./cases.ts";
 import { type CaseSource, caseSourceOf, questionSetSource } from "./case_source.ts";
 import { RunAccumulator } from "./_collect.ts";
 import { replicaSetFor } from "./_replicas.ts";
@@ -60,7 +60,8 @@ import { askCacheFor } from "./request_cache.ts";
 import { baselineThresholds, checkBaselines } from "./baseline.ts";
 import { WorkflowError } from "./load.ts";
 import type { EndpointSpec, Workflow } from "./schemas.ts";
-import { checkThresholdTargets } from "./thresholds.ts";
+import { checkThresholdTargets, markNotEvaluated } from "./thresholds.ts";
+import type { SampleSpec } from "./sample.ts";
 
 /** Machine-readable progress events (`--json` prints one per line). */
 export type RunEvent =
@@ -79,6 +80,8 @@ export type RunEvent =
     kept_correct: number;
     /** Labelled decisions (with gold) among the kept cases'. */
     kept_labelled: number;
+    /** The `--sample` draw: `size` cases drawn with `seed` from `population`. */
+    sample?: { size: number; seed: number; population: number };
   }
   | {
     event: "case";
@@ -125,6 +128,12 @@ export interface RunOptions {
   parallel?: number | "auto" | undefined;
   /** Overrides the case limit (`--limit`). @default undefined */
   limit?: number | undefined;
+  /**
+   * A seeded draw of cases stratified by lane instead of the first ones (`--sample N --seed S`),
+   * recorded in the run's `spec.sample`; not given with `limit`.
+   * @default undefined (no sample)
+   */
+  sample?: SampleSpec | undefined;
   /** Run directory (`--out`); default `<output.dir>/<run-id>`. @default undefined */
   outDir?: string | undefined;
   /** Path of the workflow file, recorded in the run. @default null */
@@ -527,7 +536,7 @@ export async function runBenchmark(
 ): Promise<RunResult> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
-  const { dataset, cases } = await runCases(workflow, spec, options);
+  const { dataset, cases, selection } = await runCases(workflow, spec, options);
   // A baseline made on another question set is refused before the server is asked anything.
   await checkBaselines(workflow.thresholds, dataset.info, options.workflowFile ?? workflow.name);
   const endpoint = await prepareEndpoint(spec, {
@@ -537,7 +546,7 @@ export async function runBenchmark(
     questionSet: dataset,
   });
   try {
-    return await runPrepared(workflow, { dataset, cases, endpoint }, options);
+    return await runPrepared(workflow, { dataset, cases, endpoint, selection }, options);
   } finally {
     await endpoint.close();
   }
@@ -561,20 +570,60 @@ export async function runBenchmark(
 export async function runCases(
   workflow: Workflow,
   spec: EndpointSpec,
-  options: Pick<RunOptions, "limit" | "datasetDir" | "baseUrl" | "repeat" | "workflowFile"> = {},
-): Promise<{ dataset: Dataset | QuestionSet; cases: readonly Case[] | CaseSource }> {
-  const select = { limit: options.limit, datasetDir: options.datasetDir };
+  options: Pick<
+    RunOptions,
+    "limit" | "sample" | "datasetDir" | "baseUrl" | "repeat" | "workflowFile"
+  > = {},
+): Promise<
+  { dataset: Dataset | QuestionSet; cases: readonly Case[] | CaseSource; selection: RunSelection }
+> {
+  if (options.limit !== undefined && options.sample !== undefined) {
+    throw new RangeError("Cannot select cases: give --limit or --sample, not both");
+  }
+  const select = { limit: options.limit, sample: options.sample, datasetDir: options.datasetDir };
   const file = options.workflowFile ?? workflow.name;
   const oracle = workflow.dataset !== undefined && options.baseUrl === undefined &&
     spec.reference?.predictor === "oracle";
+  // A partial selection: a threshold on a lane or question it happens to leave out is not
+  // evaluated rather than refused.
+  const limit = options.limit ?? workflow.cases.limit;
+  const partial = options.sample !== undefined
+    ? `--sample ${options.sample.size}`
+    : limit !== undefined
+    ? (options.limit !== undefined ? `--limit ${limit}` : `cases.limit ${limit}`)
+    : null;
+  const sampleOf = (population: number): RunSelection["sample"] =>
+    options.sample === undefined ? undefined : { ...options.sample, population };
   if (options.repeat !== undefined || oracle) {
     const { dataset, cases } = await loadCases(workflow, select);
-    checkThresholdTargets(workflow.thresholds, cases, file);
-    return { dataset, cases };
+    const eligible = selectCases(dataset.cases, { ...workflow.cases, limit: undefined });
+    const notEvaluated = checkThresholdTargets(workflow.thresholds, cases, file, {
+      partial,
+      eligible: {
+        lanes: [...new Set(eligible.map((c) => c.workflow))],
+        questions: [...new Set(eligible.flatMap((c) => Object.keys(c.questions)))],
+      },
+    });
+    return { dataset, cases, selection: { notEvaluated, sample: sampleOf(eligible.length) } };
   }
   const set = await openCases(workflow, select);
-  checkThresholdTargets(workflow.thresholds, set, file);
-  return { dataset: set, cases: questionSetSource(set) };
+  const notEvaluated = checkThresholdTargets(workflow.thresholds, set, file, {
+    partial,
+    eligible: set.eligible,
+  });
+  return {
+    dataset: set,
+    cases: questionSetSource(set),
+    selection: { notEvaluated, sample: sampleOf(set.eligible?.cases ?? set.count) },
+  };
+}
+
+/** What a run's case selection adds to its record. */
+export interface RunSelection {
+  /** Thresholds not evaluated (a partial selection asked no case of their lane or question). */
+  notEvaluated: ReadonlyMap<number, string>;
+  /** The sample drawn, with the number of eligible cases it was drawn from. */
+  sample?: { size: number; seed: number; population: number } | undefined;
 }
 
 /**
@@ -615,6 +664,8 @@ export async function runPrepared(
     dataset: Pick<Dataset, "info">;
     cases: readonly Case[] | CaseSource;
     endpoint: PreparedEndpoint;
+    /** Thresholds not evaluated and the sample drawn. @default none */
+    selection?: RunSelection | undefined;
   },
   options: RunOptions = {},
 ): Promise<RunResult> {
@@ -659,10 +710,12 @@ export async function runPrepared(
   }
   const graceMs = options.graceMs ?? 2000;
   const unreachableAfter = options.unreachableAfter ?? 5;
-  const spec = await describeRun(workflow, { dataset, cases: source, endpoint }, {
+  const described = await describeRun(workflow, { dataset, cases: source, endpoint }, {
     workflowFile: options.workflowFile ?? null,
     parallel,
   });
+  const drawn = context.selection?.sample;
+  const spec: RunSpec = drawn === undefined ? described : { ...described, sample: drawn };
   const sessionStarted = new Date();
   const prior = options.resume;
   // The cases kept from the earlier invocation, handed to the sinks as the source reaches them.
@@ -923,7 +976,11 @@ export async function runPrepared(
       : undefined;
     const complete = collector.cases === source.count;
     const summary = collector.summary();
-    const thresholds = await baselineThresholds(collector.thresholds(), workflow, dir);
+    const thresholds = await baselineThresholds(
+      markNotEvaluated(collector.thresholds(), context.selection?.notEvaluated ?? new Map()),
+      workflow,
+      dir,
+    );
     const interrupted = options.signal?.aborted === true && fatal === null;
     const status: RunSession["status"] = interrupted
       ? "interrupted"
@@ -983,12 +1040,14 @@ export async function runPrepared(
  */
 export async function dryRunRequests(
   workflow: Workflow,
-  options: Pick<RunOptions, "baseUrl" | "model" | "limit" | "datasetDir" | "resume"> = {},
+  options: Pick<RunOptions, "baseUrl" | "model" | "limit" | "sample" | "datasetDir" | "resume"> =
+    {},
 ): Promise<{ case: string; url: string; body: string }[]> {
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot run: the workflow has no endpoint");
   let { cases } = await loadCases(workflow, {
     limit: options.limit,
+    sample: options.sample,
     datasetDir: options.datasetDir,
   });
   if (options.resume) {

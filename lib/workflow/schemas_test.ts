@@ -91,11 +91,11 @@ Deno.test("`validateWorkflow()` refuses a question-set workflow that cannot work
     });
     assert.match(
       message,
-      /field "thresholds.0.metric": Invalid option: expected one of "accuracy"\|"kl"\|"brier"\|"ece"\|"nll"/,
+      /field "thresholds.0.metric": "accurcy" is not one of the \d+ allowed values \(did you mean "accuracy"\?\)/,
     );
     assert.match(
       message,
-      /field "thresholds.0.bound": Invalid option: expected one of "estimate"\|"lower"\|"upper"/,
+      /field "thresholds.0.bound": "lowest" is not one of the 3 allowed values \(did you mean "lower"\?\)/,
     );
   });
   await t.step("Typed Decisions selections with a dataset", () => {

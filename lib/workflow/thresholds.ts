@@ -229,33 +229,63 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
+/** Options of {@linkcode checkThresholdTargets}. */
+export interface CheckThresholdTargetsOptions {
+  /**
+   * How the selection is partial (`--limit 3`, `--sample 20`), or null when every eligible case
+   * is asked. A partial selection's threshold whose question or lane no selected case has, but
+   * the eligible cases do, is not evaluated instead of refused.
+   * @default null
+   */
+  partial?: string | null | undefined;
+  /**
+   * The lanes and questions of every eligible case (the selection's lanes and ids, before its
+   * limit or sample).
+   * @default the selected cases'
+   */
+  eligible?: { lanes: readonly string[]; questions: readonly string[] } | undefined;
+}
+
 /**
  * Refuses thresholds that name a question or lane none of the selected cases has (they could
- * only fail), before anything is sent.
+ * only fail), before anything is sent. When the selection is partial (`--limit`, `--sample`) and
+ * the set has the question or lane but no selected case does, the threshold is not refused: it
+ * is not evaluated (it neither passes nor fails), and the reason is returned.
  *
  * @param specs The workflow's thresholds.
  * @param cases The selected cases, or what an opened question set knows of them (its lanes and
  *   question names).
  * @param file The workflow file for the message.
+ * @param options Whether the selection is partial, and what the eligible cases have.
+ * @returns The thresholds not evaluated: their index and why.
  * @throws {WorkflowError} Naming the threshold, the name and what the cases have.
  */
 export function checkThresholdTargets(
   specs: readonly ThresholdSpec[],
   cases: readonly Case[] | Pick<QuestionSet, "lanes" | "questions">,
   file: string,
-): void {
+  options: CheckThresholdTargetsOptions = {},
+): Map<number, string> {
   const questions = new Set(
     "lanes" in cases ? cases.questions : cases.flatMap((c) => Object.keys(c.questions)),
   );
   const lanes = new Set("lanes" in cases ? cases.lanes.keys() : cases.map((c) => c.workflow));
+  const partial = options.partial ?? null;
+  const eligibleQuestions = new Set(options.eligible?.questions ?? questions);
+  const eligibleLanes = new Set(options.eligible?.lanes ?? lanes);
+  const notEvaluated = new Map<number, string>();
   for (const [i, t] of specs.entries()) {
     const miss = t.question !== undefined && !questions.has(t.question)
-      ? ["question", t.question, questions] as const
+      ? ["question", t.question, questions, eligibleQuestions] as const
       : t.lane !== undefined && !lanes.has(t.lane)
-      ? ["lane", t.lane, lanes] as const
+      ? ["lane", t.lane, lanes, eligibleLanes] as const
       : null;
     if (miss === null) continue;
-    const [field, name, known] = miss;
+    const [field, name, known, eligible] = miss;
+    if (partial !== null && eligible.has(name)) {
+      notEvaluated.set(i, `no case selected by ${partial} has ${field} "${name}"`);
+      continue;
+    }
     const list = [...known].sort();
     throw new WorkflowError(
       `Cannot load workflow "${file}": field "thresholds.${i}.${field}": no selected case has ${field} "${name}" (${
@@ -263,4 +293,30 @@ export function checkThresholdTargets(
       }: ${list.slice(0, 20).join(", ")}${list.length > 20 ? ", …" : ""})`,
     );
   }
+  return notEvaluated;
+}
+
+/**
+ * Marks thresholds as not evaluated: value null, `pass` null (neither a pass nor a failure) and
+ * the reason in `not_evaluated`.
+ *
+ * @param results The thresholds' results, in the workflow's order.
+ * @param notEvaluated Index and reason of each threshold not evaluated.
+ * @returns The results with those marked.
+ */
+export function markNotEvaluated(
+  results: readonly ThresholdResult[],
+  notEvaluated: ReadonlyMap<number, string>,
+): ThresholdResult[] {
+  return results.map((r, i) => {
+    const reason = notEvaluated.get(i);
+    if (reason === undefined) return r;
+    return {
+      ...r,
+      value: null,
+      ...(r.estimate !== undefined ? { estimate: null } : {}),
+      pass: null,
+      not_evaluated: reason,
+    };
+  });
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { bootstrapIntervals } from "../metrics/bootstrap.ts";
-import { evaluateThresholds, thresholdDecisions } from "./thresholds.ts";
+import {
+  checkThresholdTargets,
+  evaluateThresholds,
+  markNotEvaluated,
+  thresholdDecisions,
+} from "./thresholds.ts";
 
 function decision(i: number, question: string, workflow: string, correct: boolean) {
   return {
@@ -98,4 +103,46 @@ Deno.test("`evaluateThresholds()` leaves decisions without gold out of every met
     unlabelled,
   ]);
   assert.equal(r?.value, 37 / 40, "an unlabelled decision is not a miss");
+});
+
+Deno.test("`checkThresholdTargets()` leaves a threshold a partial selection cannot reach not evaluated", async (t) => {
+  const selected = { lanes: new Map([["email", 3]]), questions: ["urgent"] };
+  const eligible = { cases: 10, lanes: ["email", "chat"], questions: ["urgent", "topic"] };
+  const specs = [
+    { metric: "accuracy", lane: "chat", op: ">=" as const, limit: 0.2 },
+    { metric: "accuracy", question: "topic", op: ">=" as const, limit: 0.2 },
+    { metric: "accuracy", lane: "email", op: ">=" as const, limit: 0.2 },
+  ];
+  await t.step("partial: not evaluated, with the reason", () => {
+    const skipped = checkThresholdTargets(specs, selected, "w.yaml", {
+      partial: "--limit 3",
+      eligible,
+    });
+    assert.deepEqual([...skipped], [
+      [0, 'no case selected by --limit 3 has lane "chat"'],
+      [1, 'no case selected by --limit 3 has question "topic"'],
+    ]);
+    const marked = markNotEvaluated(
+      specs.map((s) => ({ ...s, value: null, pass: false })),
+      skipped,
+    );
+    assert.deepEqual(marked.map((r) => r.pass), [null, null, false]);
+    assert.equal(marked[0]?.not_evaluated, 'no case selected by --limit 3 has lane "chat"');
+  });
+  await t.step("the whole set: refused", () => {
+    assert.throws(
+      () => checkThresholdTargets(specs, selected, "w.yaml", { eligible }),
+      /field "thresholds\.0\.lane": no selected case has lane "chat"/,
+    );
+  });
+  await t.step("partial, but no eligible case has it either: refused", () => {
+    assert.throws(
+      () =>
+        checkThresholdTargets([{ ...specs[0]!, lane: "fax" }], selected, "w.yaml", {
+          partial: "--limit 3",
+          eligible,
+        }),
+      /no selected case has lane "fax"/,
+    );
+  });
 });

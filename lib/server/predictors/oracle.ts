@@ -13,13 +13,15 @@ import { canonicalJson, parseStateText } from "./_state.ts";
  * Creates the `oracle` predictor over the given cases. It finds a request's case by its state
  * (compared as canonical JSON, so key order does not matter; a state sent as JSON text is parsed
  * first) and answers each asked question with that case's gold distribution: one-hot for a hard
- * label, so a benchmark against it scores accuracy 1, KL 0 and Brier 0. A question the case asks
- * but has no gold for (an unlabelled row) is answered uniformly.
+ * label, so a benchmark against it scores accuracy 1, KL 0 and Brier 0. Rows that share one state
+ * (duplicates, or rows whose differing fields are not part of the state) are answered per
+ * question: with their gold when their labelled rows agree, else with the average of their gold
+ * distributions — all an oracle that sees only the state can know — so no case fails. A question
+ * none of them has gold for (unlabelled rows) is answered uniformly.
  *
  * @param cases The cases it knows (the Typed Decisions test split, or a user question set).
  * @returns The predictor; its `predict` throws `RangeError` for a state it does not know, a
- * question the case does not have, a question whose options differ from the case's, or a state
- * shared by cases whose gold differs.
+ * question the case does not have, or a question whose options differ from the case's.
  * @example
  * ```ts
  * import { oraclePredictor } from "./oracle.ts";
@@ -52,18 +54,14 @@ export function oraclePredictor(cases: readonly Case[]): Predictor {
       const distributions: Distributions = {};
       for (const name in questions) {
         const options = optionsOf(questions[name]!);
-        if (matches.length > 1) {
-          const golds = new Set(matches.map((c) => JSON.stringify(c.gold[name] ?? null)));
-          if (golds.size > 1) {
-            throw new RangeError(
-              `Cannot answer "${name}" with the oracle predictor: cases ${
-                matches.slice(0, 3).map((c) => `"${c.id}"`).join(", ")
-              } share this state but not their gold`,
-            );
-          }
-        }
-        const gold = item.gold[name];
-        if (gold === undefined) {
+        // Rows that share this state: each labelled one's gold for the question (unlabelled rows
+        // have none). They agree, or the answer is their average: all an oracle that sees only
+        // the state can know.
+        const golds = matches.flatMap((c) => {
+          const gold = c.gold[name];
+          return gold === undefined ? [] : [{ id: c.id, gold }];
+        });
+        if (golds.length === 0) {
           if (!Object.hasOwn(item.questions, name)) {
             throw new RangeError(
               `Cannot answer "${name}" with the oracle predictor: case "${item.id}" has no question "${name}" (it has ${
@@ -75,28 +73,43 @@ export function oraclePredictor(cases: readonly Case[]): Predictor {
           distributions[name] = Object.fromEntries(options.map((option) => [option, p]));
           continue;
         }
-        const distribution: Record<string, number> = {};
-        for (const option of options) {
-          const p = gold.probabilities[option];
-          if (p === undefined) {
-            throw new RangeError(
-              `Cannot answer "${name}" with the oracle predictor: option "${option}" is not one of case "${item.id}"'s (${
-                Object.keys(gold.probabilities).join(", ")
-              })`,
-            );
-          }
-          distribution[option] = p;
-        }
-        if (options.length !== Object.keys(gold.probabilities).length) {
-          throw new RangeError(
-            `Cannot answer "${name}" with the oracle predictor: case "${item.id}" has options ${
-              Object.keys(gold.probabilities).join(", ")
-            }, the request asks ${options.join(", ")}`,
-          );
-        }
-        distributions[name] = distribution;
+        const each = golds.map(({ id, gold }) => goldDistribution(name, id, gold, options));
+        const first = each[0] as Record<string, number>;
+        const agree = each.every((d) => options.every((o) => d[o] === first[o]));
+        distributions[name] = agree ? first : Object.fromEntries(
+          options.map((o) => [o, each.reduce((sum, d) => sum + (d[o] as number), 0) / each.length]),
+        );
       }
       return distributions;
     },
   };
+}
+
+/** A case's gold distribution over the request's options, refusing options that differ. */
+function goldDistribution(
+  name: string,
+  id: string,
+  gold: { probabilities: Record<string, number> },
+  options: readonly string[],
+): Record<string, number> {
+  const distribution: Record<string, number> = {};
+  for (const option of options) {
+    const p = gold.probabilities[option];
+    if (p === undefined) {
+      throw new RangeError(
+        `Cannot answer "${name}" with the oracle predictor: option "${option}" is not one of case "${id}"'s (${
+          Object.keys(gold.probabilities).join(", ")
+        })`,
+      );
+    }
+    distribution[option] = p;
+  }
+  if (options.length !== Object.keys(gold.probabilities).length) {
+    throw new RangeError(
+      `Cannot answer "${name}" with the oracle predictor: case "${id}" has options ${
+        Object.keys(gold.probabilities).join(", ")
+      }, the request asks ${options.join(", ")}`,
+    );
+  }
+  return distribution;
 }

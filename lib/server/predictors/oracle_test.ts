@@ -71,3 +71,36 @@ Deno.test("`oraclePredictor()` refuses what it cannot answer", async (t) => {
     );
   });
 });
+
+Deno.test("`oraclePredictor()` answers rows sharing a state per question: agreed gold, else the average", () => {
+  const questions = {
+    ok: { type: "noul" as const, instructions: "Fine?" },
+    team: {
+      type: "choice" as const,
+      instructions: "Which team?",
+      criteria: { a: "A", b: "B" },
+    },
+  };
+  const hard = (label: string, options: string[]) => ({
+    type: "noul" as const,
+    label,
+    probabilities: Object.fromEntries(options.map((o) => [o, o === label ? 1 : 0])),
+    confidence: 1,
+    noul: 1,
+  });
+  const row = (id: string, team: string | null): Case => ({
+    id,
+    workflow: "w",
+    state: { text: "same" },
+    questions,
+    gold: {
+      ok: hard("true", ["true", "false"]),
+      ...(team === null ? {} : { team: hard(team, ["a", "b"]) }),
+    },
+  } as unknown as Case);
+  const shared = oraclePredictor([row("1", "a"), row("2", "a"), row("3", "b"), row("4", null)]);
+  const answer = shared.predict({ text: "same" }, questions);
+  assert.deepEqual(answer.ok, { true: 1, false: 0 }, "the rows agree: their gold, one-hot");
+  assert.ok(Math.abs(answer.team!.a! - 2 / 3) < 1e-12, JSON.stringify(answer.team));
+  assert.ok(Math.abs(answer.team!.b! - 1 / 3) < 1e-12, JSON.stringify(answer.team));
+});

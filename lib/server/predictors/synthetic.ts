@@ -77,7 +77,7 @@ function paramsOf(options: SyntheticOptions): SyntheticParams {
  * ```ts
  * import { syntheticDistribution } from "./synthetic.ts";
  * const p = syntheticDistribution("c1", "ok", ["true", "false"], "true", { skill: 4, temperature: 0.5 });
- * p.true > 0.5; // very likely: the gold option gets +4 before dividing by 0.5
+ * (p.true ?? 0) > 0.5; // very likely: the gold option gets +4 before dividing by 0.5
  * ```
  */
 export function syntheticDistribution(
