@@ -15,8 +15,8 @@ export interface CiCheck {
   name: string;
   /** The group it belongs to (JUnit `classname`), e.g. `thresholds` or `gate.lanes`. */
   group: string;
-  /** Whether it passed. */
-  pass: boolean;
+  /** Whether it passed; null when it was not evaluated (a JUnit `skipped` test case). */
+  pass: boolean | null;
   /** One line with the value, bound and limit: the failure's message (and the notice's text). */
   message: string;
 }
@@ -58,24 +58,29 @@ function xmlText(text: string): string {
  */
 export function junitXml(suites: readonly CiSuite[]): string {
   const tests = suites.reduce((n, s) => n + s.checks.length, 0);
-  const failures = suites.reduce((n, s) => n + s.checks.filter((c) => !c.pass).length, 0);
+  const failures = suites.reduce((n, s) => n + s.checks.filter((c) => c.pass === false).length, 0);
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="decibench" tests="${tests}" failures="${failures}" errors="0">`,
   ];
   for (const suite of suites) {
-    const failed = suite.checks.filter((c) => !c.pass).length;
+    const failed = suite.checks.filter((c) => c.pass === false).length;
+    const skipped = suite.checks.filter((c) => c.pass === null).length;
     lines.push(
       `  <testsuite name="${
         xmlText(suite.name)
-      }" tests="${suite.checks.length}" failures="${failed}" errors="0" skipped="0">`,
+      }" tests="${suite.checks.length}" failures="${failed}" errors="0" skipped="${skipped}">`,
     );
     for (const check of suite.checks) {
       const head = `    <testcase classname="${xmlText(check.group)}" name="${
         xmlText(check.name)
       }"`;
-      if (check.pass) {
+      if (check.pass === true) {
         lines.push(`${head}/>`);
+      } else if (check.pass === null) {
+        lines.push(`${head}>`);
+        lines.push(`      <skipped message="${xmlText(check.message)}"/>`);
+        lines.push(`    </testcase>`);
       } else {
         lines.push(`${head}>`);
         lines.push(
@@ -127,6 +132,11 @@ export function thresholdCheckName(t: ThresholdResult): string {
  * @returns E.g. `accuracy: lower bound 0.5812 < limit 0.6 (estimate 0.6125): failed`.
  */
 export function thresholdMessage(t: ThresholdResult): string {
+  if (t.pass === null) {
+    return `${t.metric}${t.lane !== undefined ? ` in lane ${t.lane}` : ""}${
+      t.question !== undefined ? ` on question ${t.question}` : ""
+    }: not evaluated (${t.not_evaluated ?? "no case selected"})`;
+  }
   const verdict = t.pass ? "passed" : "failed";
   if (t.baseline !== undefined) {
     const interval = t.interval
@@ -204,7 +214,8 @@ export function githubAnnotations(checks: readonly CiCheck[], file?: string): st
       ...(file !== undefined ? [`file=${commandProperty(file)}`] : []),
       `title=${commandProperty(c.name)}`,
     ];
-    return `::${c.pass ? "notice" : "error"} ${props.join(",")}::${commandData(c.message)}`;
+    const level = c.pass === false ? "error" : c.pass === null ? "warning" : "notice";
+    return `::${level} ${props.join(",")}::${commandData(c.message)}`;
   });
 }
 
@@ -227,7 +238,8 @@ export function ciSummaryMarkdown(
   if (checks.length) {
     out.push("| | check | result |", "|---|---|---|");
     for (const c of checks) {
-      out.push(`| ${c.pass ? "✅" : "❌"} | ${cell(c.name)} | ${cell(c.message)} |`);
+      const mark = c.pass === true ? "✅" : c.pass === null ? "➖" : "❌";
+      out.push(`| ${mark} | ${cell(c.name)} | ${cell(c.message)} |`);
     }
     out.push("");
   }

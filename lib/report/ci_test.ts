@@ -50,3 +50,23 @@ Deno.test("threshold checks name the bound and the limit; annotations escape lin
     "::error file=w.ts,title=accuracy >= 0.6 (lower bound%2C lane chat)::a%0Ab, 100%25",
   );
 });
+
+Deno.test("a threshold a partial selection could not evaluate is a skipped test case, not a failure", () => {
+  const checks = thresholdChecks([{
+    metric: "accuracy",
+    op: ">=",
+    limit: 0.5,
+    lane: "chat",
+    value: null,
+    pass: null,
+    not_evaluated: 'no case selected by --limit 3 has lane "chat"',
+  }]);
+  const xml = junitXml([{ name: "s", checks }]);
+  const doc = new XMLParser({ ignoreAttributes: false, isArray: (n) => n === "testcase" })
+    .parse(xml);
+  const suite = doc.testsuites.testsuite;
+  assert.equal(suite["@_failures"], "0");
+  assert.equal(suite["@_skipped"], "1");
+  assert.match(suite.testcase[0].skipped["@_message"], /not evaluated/);
+  assert.match(githubAnnotations(checks)[0]!, /^::warning /);
+});
