@@ -1,12 +1,13 @@
 /**
- * `bench`'s pipeline flags: the request cache (`--cache`, `--cache-dir`, `--offline`) and the CI
- * reports (`--junit FILE`, `--github`).
+ * The pipeline flags of `bench` and `gate`: the request cache (`--cache`, `--cache-dir`,
+ * `--offline`) and the CI reports (`--junit FILE`, `--github`).
  *
  * @module
  */
+import { join } from "node:path";
 import { type OptionSpec, pathFlag, UsageError } from "../lib/cli/args.ts";
 import { defaultCacheDir, FALLBACK_PARALLEL, ReplyCache } from "../lib/client/mod.ts";
-import type { AnsweredCase, RunSink } from "../lib/record/mod.ts";
+import { type AnsweredCase, readDecisionLines, type RunSink } from "../lib/record/mod.ts";
 import { githubOutputOn, thresholdChecks, writeCiReports } from "../lib/report/mod.ts";
 import type { RunResult, Workflow } from "../lib/workflow/mod.ts";
 
@@ -24,8 +25,8 @@ export const CI_OPTIONS: Record<string, OptionSpec> = {
   },
 };
 
-/** The flags, merged into `bench`'s options. */
-export const PIPELINE_OPTIONS: Record<string, OptionSpec> = {
+/** The request cache flags, shared by `bench` and `gate`. */
+export const CACHE_OPTIONS: Record<string, OptionSpec> = {
   cache: {
     type: "boolean",
     help:
@@ -41,8 +42,10 @@ export const PIPELINE_OPTIONS: Record<string, OptionSpec> = {
     type: "boolean",
     help: "answer only from the request cache: nothing is sent, a miss is a case error",
   },
-  ...CI_OPTIONS,
 };
+
+/** The flags, merged into `bench`'s and `gate`'s options. */
+export const PIPELINE_OPTIONS: Record<string, OptionSpec> = { ...CACHE_OPTIONS, ...CI_OPTIONS };
 
 /** What the pipeline flags ask for. */
 export interface PipelineFlags {
@@ -126,6 +129,59 @@ export class CacheMissSink implements RunSink {
   }
 }
 
+/** The cases one endpoint's run could not answer offline. */
+export interface CacheMisses {
+  /** The endpoint's name (a workflow of several endpoints), or null for the one endpoint. */
+  endpoint: string | null;
+  /** Case ids, in the order they were asked. */
+  cases: readonly string[];
+}
+
+/**
+ * Says on stderr what the request cache did (answered, stored, a write error) and names the
+ * cases it could not answer offline (the first 20 of each endpoint).
+ *
+ * @param cache The request cache, or undefined (then nothing is said).
+ * @param misses The offline misses, per endpoint.
+ */
+export function reportCache(cache: ReplyCache | undefined, misses: readonly CacheMisses[]): void {
+  if (cache === undefined) return;
+  const { hits, stored } = cache.counts;
+  console.error(
+    `request cache ${cache.dir}: ${hits} answered from the cache, ${stored} stored${
+      cache.offline ? " (offline: nothing sent)" : ""
+    }`,
+  );
+  if (cache.writeError !== null) console.error(`decibench: ${cache.writeError}`);
+  for (const { endpoint, cases } of misses) {
+    if (cases.length === 0) continue;
+    const shown = cases.slice(0, 20).join(", ");
+    console.error(
+      `decibench: ${
+        endpoint !== null ? `${endpoint}: ` : ""
+      }Cannot answer ${cases.length} cases offline: the request cache holds no reply for them (${shown}${
+        cases.length > 20 ? ", …" : ""
+      }); run once with --cache and without --offline to fill it`,
+    );
+  }
+}
+
+/**
+ * The cases of a run's records that the cache could not answer offline (error kind
+ * `cache_miss`), streamed.
+ *
+ * @param file The run's `decisions.jsonl`.
+ * @returns Case ids, once each, in file order; none when the file is absent.
+ * @throws {Error} When the file exists but cannot be read.
+ */
+export async function cacheMissesIn(file: string): Promise<string[]> {
+  const found = new Set<string>();
+  for await (const { record } of readDecisionLines(file)) {
+    if (record.error?.kind === "cache_miss") found.add(record.case);
+  }
+  return [...found];
+}
+
 /**
  * After a run: says what the cache did (on stderr), names the offline misses, and writes the CI
  * reports.
@@ -143,26 +199,18 @@ export async function finishPipeline(
   file: string,
   json: boolean,
 ): Promise<void> {
-  const cache = flags.cache;
-  if (cache !== undefined) {
-    const { hits, stored } = cache.counts;
-    console.error(
-      `request cache ${cache.dir}: ${hits} answered from the cache, ${stored} stored${
-        cache.offline ? " (offline: nothing sent)" : ""
-      }`,
-    );
-    if (cache.writeError !== null) console.error(`decibench: ${cache.writeError}`);
-    if (misses.misses.length > 0) {
-      const shown = misses.misses.slice(0, 20).join(", ");
-      console.error(
-        `decibench: Cannot answer ${misses.misses.length} cases offline: the request cache holds no reply for them (${shown}${
-          misses.misses.length > 20 ? ", …" : ""
-        }); run once with --cache and without --offline to fill it`,
-      );
-    }
+  const results: readonly RunResult[] = Array.isArray(result) ? result : [result];
+  if (Array.isArray(result) && flags.cache?.offline === true) {
+    // Several endpoints: each run's misses, read back from its records, named per endpoint.
+    const named = await Promise.all(results.map(async (r) => ({
+      endpoint: r.run.spec.endpoint_name ?? r.run.spec.endpoint,
+      cases: await cacheMissesIn(join(r.dir, "decisions.jsonl")),
+    })));
+    reportCache(flags.cache, named);
+  } else {
+    reportCache(flags.cache, [{ endpoint: null, cases: misses.misses }]);
   }
   if (flags.junit === undefined && !flags.github) return;
-  const results = Array.isArray(result) ? result : [result];
   const several = results.length > 1;
   const first = results[0];
   if (first === undefined) return;

@@ -33,7 +33,12 @@ import {
   runGate,
 } from "../lib/audit/mod.ts";
 import { writeCiReports } from "../lib/report/mod.ts";
-import { CI_OPTIONS, ciFlags } from "./_bench_pipeline.ts";
+import {
+  offlineParallel,
+  PIPELINE_OPTIONS,
+  pipelineFlags,
+  reportCache,
+} from "./_bench_pipeline.ts";
 import { resolveRunDir, shellQuote } from "../lib/record/mod.ts";
 import { resolve } from "node:path";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
@@ -91,7 +96,7 @@ and false-fail rates per lane with the exact one-sided 95% upper bound on the fa
       help: "seed of the --sample draw, a whole number ≥ 0 (default the workflow's seed)",
     },
     json: { type: "boolean", help: "one JSON event per case, then a summary, on stdout" },
-    ...CI_OPTIONS,
+    ...PIPELINE_OPTIONS,
     resume: {
       type: "string",
       value: "DIR",
@@ -159,9 +164,15 @@ async function main(args: string[]): Promise<number> {
   const outDir = pathFlag(values.out, "out");
   const baseUrl = urlFlag(values["base-url"], "base-url");
   const model = stringFlag(values.model) ?? saved?.run.model;
-  const parallel = intFlag(values.parallel, "parallel", 1);
+  // The request cache and CI flags, read as bench reads them.
+  const pipeline = pipelineFlags(values, workflow);
+  const parallel = offlineParallel(
+    pipeline.cache,
+    intFlag(values.parallel, "parallel", 1),
+    workflow.parallel,
+  );
   const limit = intFlag(values.limit, "limit", 1);
-  const ci = ciFlags(values);
+  const ci = { junit: pipeline.junit, github: pipeline.github };
   const sampleSize = intFlag(values.sample, "sample", 1);
   const seed = intFlag(values.seed, "seed", 0);
   if (sampleSize !== undefined && limit !== undefined) {
@@ -186,7 +197,8 @@ async function main(args: string[]): Promise<number> {
     ...(outDir !== undefined ? { outDir } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(model !== undefined ? { model } : {}),
-    ...(parallel !== undefined ? { parallel } : {}),
+    ...(typeof parallel === "number" ? { parallel } : {}),
+    ...(pipeline.cache !== undefined ? { cache: pipeline.cache } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(gatePolicy ? { policy: gatePolicy } : {}),
     ...(sampleSize !== undefined
@@ -247,6 +259,10 @@ async function main(args: string[]): Promise<number> {
       `${run.cases} cases, ${run.undecided} undecided · ${run.endpoint} · model ${run.model}`,
     ],
   });
+  reportCache(pipeline.cache, [{
+    endpoint: null,
+    cases: result.records.filter((r) => r.error?.kind === "cache_miss").map((r) => r.id),
+  }]);
   const broken = gatePolicy ? policyOutcome(gatePolicy, result.records, json) : [];
   if (run.undecided > 0) {
     console.error(

@@ -30,6 +30,8 @@ export interface GateRecord {
   p_calibrated?: number | null | undefined;
   /** With a policy: sha256 of the policy file applied. */
   policy_sha256?: string | undefined;
+  /** True when the request cache answered (nothing was sent); absent otherwise. */
+  cached?: true | undefined;
   /** What decided. */
   provenance: GateRecordProvenance;
 }

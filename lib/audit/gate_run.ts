@@ -7,11 +7,19 @@
  * @module
  */
 import { join } from "node:path";
-import { askCase, chooseParallel, type ParallelChoice, pool, tryBuild } from "../client/mod.ts";
+import {
+  askCase,
+  chooseParallel,
+  type ParallelChoice,
+  pool,
+  type ReplyCache,
+  tryBuild,
+} from "../client/mod.ts";
 import type { Case, Dataset, Question } from "../dataset/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import {
+  askCacheFor,
   loadCases,
   preparedIdentity,
   prepareEndpoint,
@@ -110,6 +118,13 @@ export interface RunGateOptions {
    * @default undefined
    */
   workflowFile?: string;
+  /**
+   * The request cache (`--cache`, `--offline`), shared with `bench`: a cached reply decides its
+   * case without a request (the record says `cached: true`); offline, a case the cache does not
+   * hold is undecided with error kind `cache_miss` and nothing is sent.
+   * @default undefined (no cache)
+   */
+  cache?: ReplyCache | undefined;
 }
 
 /** `gate.json`: what ran and how it came out. */
@@ -328,6 +343,7 @@ export async function runGate(
       options.onParallel?.(choice);
       parallel = choice.parallel;
     }
+    const cache = askCacheFor(options.cache, endpoint, 0);
     await pool(toAsk, parallel, async ({ item, index }) => {
       const request = tryBuild(endpoint.engine, {
         state: item.state,
@@ -347,6 +363,7 @@ export async function runGate(
             retries: endpoint.spec.retries,
             ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
             signal,
+            cache,
           });
       } catch (error) {
         if (signal.aborted) return; // left undecided below
@@ -379,6 +396,7 @@ export async function runGate(
         label: gold ? gold.label === "true" : null,
         error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
         ...policyFields(options.policy, applied?.calibrated.true ?? null),
+        ...("cached" in outcome && outcome.cached === true ? { cached: true as const } : {}),
         provenance: {
           kind: "atomic-decision",
           model: reply?.model ?? null,

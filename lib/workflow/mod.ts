@@ -41,6 +41,7 @@ export {
   type RunResult,
   type RunSelection,
 } from "./run.ts";
+export { askCacheFor, type CachedEndpoint } from "./request_cache.ts";
 export { drawSample, sampleAllocation, type SampleCandidate, type SampleSpec } from "./sample.ts";
 export type { Agreement, AgreementRow } from "./agreement.ts";
 export {
