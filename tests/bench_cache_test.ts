@@ -139,3 +139,47 @@ Deno.test("--repeat keeps each pass's replies apart: the second run sends nothin
   assert.equal(second.code, 0, second.stderr);
   assert.equal(await requestsAt(server.url), 60);
 });
+
+Deno.test("the endpoint's extra headers and its base URL's query string are part of the key, never stored", async () => {
+  await using server = await startReferenceServer({ apiKey: KEY });
+  const tmp = await Deno.makeTempDir();
+  const cacheDir = join(tmp, "cache");
+  const write = async (tenant: string, query = "") => {
+    const path = join(tmp, `${tenant}${query ? "-q" : ""}.ts`);
+    await Deno.writeTextFile(
+      path,
+      `export default {
+  name: "cached",
+  endpoint: {
+    baseUrl: ${JSON.stringify(server.url + query)},
+    model: "decider",
+    apiKeyEnv: "CACHE_TEST_KEY",
+    headers: { "X-Tenant": ${JSON.stringify(tenant)} },
+  },
+  parallel: 2,
+  cases: { limit: 6 },
+};
+`,
+    );
+    return path;
+  };
+  const run = async (file: string) => {
+    const r = await bench(file, join(tmp, "unused"), ["--cache-dir", cacheDir]);
+    assert.equal(r.code, 0, r.stderr);
+    return await requestsAt(server.url);
+  };
+  const secret = "tenant-token-93b1e7";
+  assert.equal(await run(await write(secret)), 6);
+  assert.equal(await run(await write(secret)), 6, "the same header value is a hit");
+  // Another value of the same header: a miss, asked and stored apart.
+  assert.equal(await run(await write("tenant-token-other")), 12);
+  assert.equal(await run(await write(secret, "?deployment=b")), 18, "another query string misses");
+  assert.equal(await run(await write(secret, "?deployment=b")), 18);
+  assert.equal((await cacheStats(cacheDir)).entries, 18);
+  // The header's value and the query string are hashed into the key, written nowhere.
+  for (const [path, text] of await filesUnder(cacheDir)) {
+    for (const word of [secret, "deployment"]) {
+      assert.ok(!path.includes(word) && !text.includes(word), `${word} in ${path}`);
+    }
+  }
+});

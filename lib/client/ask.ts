@@ -124,6 +124,9 @@ export async function askCase(
       model: cache.model,
       body: request.body,
       pass: cache.pass,
+      // Hashed into the key only: extra headers may hold credentials.
+      headers: request.headers,
+      query: new URL(request.url).search,
     });
     const hit = await cache.store.get(key);
     if (hit !== null) {

@@ -1,8 +1,9 @@
 /**
  * The request cache (`--cache`, `--offline`): each answered request's reply kept on disk under
  * the sha256 of its key — engine, endpoint identity (no credentials), model, the exact request
- * body and the pass (repeat index) — so asking the same thing again reads the reply instead of
- * sending it.
+ * body, the request's headers and URL query string, and the pass (repeat index) — so asking the
+ * same thing again reads the reply instead of sending it. Headers and query string enter only
+ * the hash: they are written nowhere, so a credential among them never reaches a file.
  *
  * The store is one small JSON file per reply, sharded by the first two hex digits of the key's
  * sha256 (`<dir>/replies/ab/ab12….json`), each written to a temp file and renamed into place: a
@@ -33,6 +34,17 @@ export interface CacheKeyParts {
   body: string;
   /** The pass: 0 for the official one, 1, 2, … for the stability passes of `--repeat`. */
   pass: number;
+  /**
+   * The request's headers other than authorization (the engine's and the endpoint's extra
+   * `headers`); names compared case-insensitively, order ignored. Hashed, never stored.
+   * @default {} (none)
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The request URL's query string (`?a=1`, or empty). Hashed, never stored.
+   * @default ""
+   */
+  query?: string | undefined;
 }
 
 /** One cached reply, as stored. */
@@ -176,14 +188,26 @@ export class ReplyCache {
 
 /**
  * The key of a request: the sha256 of a JSON array of its parts (so no part can run into the
- * next one).
+ * next one). The headers enter sorted by lower-cased name, so their order does not matter.
  *
- * @param parts Engine, endpoint identity, model, body and pass.
+ * @param parts Engine, endpoint identity, model, body, pass, headers and query string.
  * @returns 64 hex digits.
  */
 export function cacheKey(parts: CacheKeyParts): Promise<string> {
+  const headers = Object.entries(parts.headers ?? {})
+    .map(([name, value]) => [name.toLowerCase(), value])
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   return sha256Hex(
-    JSON.stringify([1, parts.engine, parts.endpoint, parts.model, parts.pass, parts.body]),
+    JSON.stringify([
+      2,
+      parts.engine,
+      parts.endpoint,
+      parts.model,
+      parts.pass,
+      parts.body,
+      headers,
+      parts.query ?? "",
+    ]),
   );
 }
 

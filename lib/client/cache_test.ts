@@ -31,9 +31,21 @@ Deno.test("a cache key changes with each of its parts", async () => {
     await cacheKey({ ...base, model: "n" }),
     await cacheKey({ ...base, body: "{ }" }),
     await cacheKey({ ...base, pass: 1 }),
+    await cacheKey({ ...base, headers: { "x-tenant": "a" } }),
+    await cacheKey({ ...base, headers: { "x-tenant": "b" } }),
+    await cacheKey({ ...base, query: "?deployment=a" }),
+    await cacheKey({ ...base, query: "?deployment=b" }),
   ]);
-  assert.equal(keys.size, 6);
+  assert.equal(keys.size, 10);
   assert.match([...keys][0] as string, /^[0-9a-f]{64}$/);
+});
+
+Deno.test("a cache key ignores the order and the case of header names, not their values", async () => {
+  const base = { engine: "systemone", endpoint: "http://h:80/v1", model: "m", body: "{}", pass: 0 };
+  const key = await cacheKey({ ...base, headers: { "X-A": "1", "x-b": "2" } });
+  assert.equal(await cacheKey({ ...base, headers: { "x-b": "2", "x-a": "1" } }), key);
+  assert.notEqual(await cacheKey({ ...base, headers: { "x-b": "2", "x-a": "10" } }), key);
+  assert.equal(await cacheKey({ ...base, headers: {}, query: "" }), await cacheKey(base));
 });
 
 Deno.test("a stored reply is read back; the key is redacted from the file", async () => {
