@@ -4,7 +4,8 @@
 // the dead one is left out after failing 5 times in a row and its cases are asked again on the
 // other, so the run completes; run.json's per-replica counts equal what each server counted
 // (the first read over HTTP at its /metrics, the second, gone, from its counters), and the
-// reports show the replicas.
+// reports show the replicas. Then: the `--repeat` stability passes spread over the replicas and
+// counted with them, and a replica's malformed replies counted as errors only.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startReferenceServer } from "../lib/server/mod.ts";
@@ -92,6 +93,94 @@ Deno.test("a run over two replicas, one killed mid-run, completes and counts eac
     assert.deepEqual(replicas.map((r) => r.slots), [2, 2]);
     assert.equal(replicas.reduce((n, r) => n + r.answered, 0), 40);
     assert.equal(replicas[1]!.requests, c.stats().decisionRequests);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+async function replicasWorkflow(dir: string, urls: string[]): Promise<string> {
+  const file = join(dir, `replicas-${crypto.randomUUID().slice(0, 6)}.workflow.ts`);
+  await Deno.writeTextFile(
+    file,
+    `export default ${
+      JSON.stringify({
+        name: "replicas",
+        endpoint: { replicas: urls, model: "decibench-reference" },
+      })
+    };\n`,
+  );
+  return file;
+}
+
+Deno.test("--repeat spreads its stability passes over the replicas, counted in run.json", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "decibench-replicas-repeat-" });
+  await using a = await startReferenceServer({ predictor: "fitted", slots: 2 });
+  await using b = await startReferenceServer({ predictor: "fitted", slots: 2 });
+  try {
+    const dir = join(tmp, "run");
+    const r = await runScript("bench.ts", [
+      await replicasWorkflow(tmp, [a.url, b.url]),
+      "--parallel",
+      "2",
+      "--limit",
+      "12",
+      "--repeat",
+      "3",
+      "--out",
+      dir,
+      "--no-db",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const run = await readRunJson(dir);
+    assert.equal(run.stability?.complete, true);
+    const [ra, rb] = run.replicas!;
+    assert.ok(ra && rb);
+    // Every pass's requests, each counted at the replica that got it: 12 cases × 3 passes.
+    assert.equal(ra.requests, a.stats().decisionRequests);
+    assert.equal(rb.requests, b.stats().decisionRequests);
+    assert.equal(ra.requests + rb.requests, 36);
+    assert.equal(ra.answered + rb.answered, 36);
+    // A pass starts 4 requests at once over 2 + 2 slots: each pass reaches the second replica.
+    assert.ok(rb.requests >= 3, `${rb.requests} requests at the second replica`);
+    for (const x of [ra, rb]) assert.equal(x.requests, x.answered + x.errors);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a replica's malformed replies are errors, not answers: answered and errors are disjoint", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "decibench-replicas-malformed-" });
+  await using a = await startReferenceServer({ predictor: "fitted", slots: 2 });
+  await using b = await startReferenceServer({
+    predictor: "fitted",
+    slots: 2,
+    faults: "malformed=1",
+  });
+  try {
+    const dir = join(tmp, "run");
+    const r = await runScript("bench.ts", [
+      await replicasWorkflow(tmp, [a.url, b.url]),
+      "--parallel",
+      "2",
+      "--limit",
+      "12",
+      "--out",
+      dir,
+      "--no-db",
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    const run = await readRunJson(dir);
+    const [ra, rb] = run.replicas!;
+    assert.ok(ra && rb);
+    assert.equal(rb.requests, b.stats().decisionRequests);
+    assert.ok(rb.requests > 0);
+    // Each of its replies was refused: no valid answer, every request an error, still alive.
+    assert.equal(rb.answered, 0);
+    assert.equal(rb.errors, rb.requests);
+    assert.equal(rb.excluded, false);
+    assert.equal(rb.latency, null);
+    assert.equal(ra.answered, ra.requests);
+    assert.equal(ra.answered + rb.errors, 12);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

@@ -24,15 +24,21 @@ export interface ReplicaStats {
   url: string;
   /** Requests in flight it was given (its slots, or `--parallel`). */
   slots: number;
-  /** Requests sent to it (every attempt). */
+  /**
+   * Requests sent to it (every attempt, in the run's pass and its `--repeat` stability passes);
+   * always `answered + errors`. A reply from the request cache is not a request.
+   */
   requests: number;
-  /** Requests that got a reply from it. */
+  /** Requests it answered with a valid answer (one that passed validation). */
   answered: number;
-  /** Requests that failed (any error, transient or not). */
+  /**
+   * Requests that got no valid answer: transient failures (network, timeout, 429, 5xx) and
+   * answers the server did give that were refused (malformed, other 4xx).
+   */
   errors: number;
   /** Whether it was left out after failing {@linkcode REPLICA_EXCLUDE_AFTER} times in a row. */
   excluded: boolean;
-  /** Latency of its answered requests in ms, or null when none was answered. */
+  /** Latency of its answered (valid) requests in ms, or null when none was answered. */
   latency: { mean: number; p50: number; p95: number; max: number } | null;
 }
 
@@ -237,14 +243,17 @@ export class ReplicaSet {
 
   #count(i: number, outcome: CaseOutcome): void {
     const r = this.#replicas[i] as Replica;
+    // A reply from the request cache was not sent to any replica.
+    if (outcome.cached === true || outcome.attempts === 0) return;
     r.requests += outcome.attempts;
     if (outcome.reply !== null) {
+      // The last attempt gave a valid answer; any before it (retries: 0 here, so none) failed.
       r.answered++;
+      r.errors += outcome.attempts - 1;
       r.failStreak = 0;
       if (outcome.latencyMs !== null) r.addLatency(outcome.latencyMs);
       return;
     }
-    if (outcome.attempts === 0) return;
     r.errors += outcome.attempts;
     if (outcome.error !== null && isTransientKind(outcome.error.kind)) {
       r.failStreak += outcome.attempts;
@@ -253,8 +262,7 @@ export class ReplicaSet {
         this.#onExclude?.(r.stats(), this.live);
       }
     } else {
-      // An answer the server did give (malformed, limit, 4xx): the replica is alive.
-      r.answered++;
+      // An answer the server did give (malformed, 4xx): an error, but the replica is alive.
       r.failStreak = 0;
     }
   }

@@ -971,6 +971,7 @@ export async function runPrepared(
         signal: options.signal,
         backoffMs: options.backoffMs,
         cache: options.cache,
+        replicas: replicaSet?.set,
         onPass: (pass) => emit({ event: "repeat", ...pass }),
       })
       : undefined;

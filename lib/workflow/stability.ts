@@ -9,7 +9,14 @@
  * @module
  */
 import type { Case } from "../dataset/mod.ts";
-import { askCase, pool, type ReplyCache, tryBuild } from "../client/mod.ts";
+import {
+  askCase,
+  type AskOptions,
+  pool,
+  type ReplicaSet,
+  type ReplyCache,
+  tryBuild,
+} from "../client/mod.ts";
 import { askCacheFor } from "./request_cache.ts";
 import {
   type DecisionRecord,
@@ -52,6 +59,14 @@ export interface RepeatOptions {
    * @default {undefined}
    */
   cache?: ReplyCache | undefined;
+  /**
+   * The run's replicas (`endpoint.replicas`): each pass's requests are spread over them as the
+   * run's own pass is (least-loaded first, a failing replica left out), and counted in their
+   * figures. A pass then has at most the replicas' summed slots in flight.
+   *
+   * @default {undefined} (the endpoint's one server)
+   */
+  replicas?: ReplicaSet | undefined;
   /**
    * Called after each pass.
    *
@@ -118,28 +133,33 @@ export async function runRepeats(
       let errors = 0;
       let fatal = false;
       let answered = 0;
+      const askOptions: AskOptions = {
+        apiKey: endpoint.apiKey,
+        timeoutMs: endpoint.spec.timeoutMs,
+        maxReplyBytes: endpoint.spec.maxReplyBytes,
+        maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
+        retries: endpoint.spec.retries,
+        backoffMs: options.backoffMs,
+        signal: options.signal,
+        cache,
+      };
       await pool(items, parallel, async (item) => {
-        const request = tryBuild(endpoint.engine, {
+        const input = {
           state: item.state,
           questions: item.questions,
           model: endpoint.model,
           stateEncoding: endpoint.spec.stateEncoding,
-        });
-        const outcome = "error" in request ? request : await askCase(
-          endpoint.engine,
-          request,
-          item.questions,
-          {
-            apiKey: endpoint.apiKey,
-            timeoutMs: endpoint.spec.timeoutMs,
-            maxReplyBytes: endpoint.spec.maxReplyBytes,
-            maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
-            retries: endpoint.spec.retries,
-            backoffMs: options.backoffMs,
-            signal: options.signal,
-            cache,
-          },
-        ).catch((error) => {
+        };
+        const asking = async () => {
+          if (options.replicas !== undefined) {
+            return await options.replicas.ask(input, item.questions, askOptions);
+          }
+          const request = tryBuild(endpoint.engine, input);
+          return "error" in request
+            ? request
+            : await askCase(endpoint.engine, request, item.questions, askOptions);
+        };
+        const outcome = await asking().catch((error) => {
           if (options.signal?.aborted) return null;
           throw error;
         });
