@@ -183,3 +183,36 @@ Deno.test("the endpoint's extra headers and its base URL's query string are part
     }
   }
 });
+
+Deno.test("--offline over several endpoints names each endpoint's misses", async () => {
+  await using one = await startReferenceServer({ apiKey: KEY });
+  await using two = await startReferenceServer({ apiKey: KEY });
+  const tmp = await Deno.makeTempDir();
+  const file = join(tmp, "two.ts");
+  const endpoint = (name: string, url: string) =>
+    `{ name: "${name}", baseUrl: ${
+      JSON.stringify(url)
+    }, model: "decider", apiKeyEnv: "CACHE_TEST_KEY" }`;
+  await Deno.writeTextFile(
+    file,
+    `export default {
+  name: "cached",
+  endpoints: [${endpoint("left", one.url)}, ${endpoint("right", two.url)}],
+  parallel: 2,
+  cases: { limit: 4 },
+};
+`,
+  );
+  const r = await bench(file, join(tmp, "cold"), ["--offline"]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(await requestsAt(one.url), 0);
+  assert.equal(await requestsAt(two.url), 0);
+  for (const name of ["left", "right"]) {
+    const ids = [...new Set((await decisions(join(r.out, name))).map((d) => d.case as string))];
+    assert.equal(ids.length, 4);
+    const line = r.stderr.split("\n").find((l) => l.includes(`${name}: Cannot answer 4 cases`));
+    assert.ok(line, r.stderr);
+    for (const id of ids) assert.ok(line.includes(id), `${id} in ${line}`);
+    assert.match(line, /the request cache holds no reply for them/);
+  }
+});
