@@ -185,3 +185,39 @@ Deno.test("a replica's malformed replies are errors, not answers: answered and e
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("over replicas, a reply from the request cache is no replica's request", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "decibench-replicas-cache-" });
+  await using a = await startReferenceServer({ predictor: "fitted", slots: 2 });
+  await using b = await startReferenceServer({ predictor: "fitted", slots: 2 });
+  try {
+    const file = await replicasWorkflow(tmp, [a.url, b.url]);
+    const bench = (out: string) =>
+      runScript("bench.ts", [
+        file,
+        "--parallel",
+        "2",
+        "--limit",
+        "8",
+        "--cache-dir",
+        join(tmp, "cache"),
+        "--out",
+        join(tmp, out),
+        "--no-db",
+      ]);
+    assert.equal((await bench("first")).code, 0);
+    const sent = a.stats().decisionRequests + b.stats().decisionRequests;
+    assert.equal(sent, 8);
+    const second = await bench("second");
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(a.stats().decisionRequests + b.stats().decisionRequests, sent);
+    const replicas = (await readRunJson(join(tmp, "second"))).replicas!;
+    assert.deepEqual(replicas.map((r) => [r.requests, r.answered, r.errors]), [[0, 0, 0], [
+      0,
+      0,
+      0,
+    ]]);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
