@@ -1,8 +1,9 @@
 /**
  * `deno task gate WORKFLOW --question NAME [--threshold P] [--calibrated] [--out DIR]
- * [--base-url URL] [--model M] [--parallel N] [--limit N] [--json]`: the decision gate over a
- * workflow's question set — one yes/no question per case, one request each, `pass` when
- * P(yes) ≥ the bar, `fail` below, `undecided` when the case could not be asked. Writes
+ * [--base-url URL] [--model M] [--parallel N] [--limit N] [--cache] [--cache-dir DIR] [--offline]
+ * [--json]`: the decision gate over a workflow's question set — one yes/no question per case,
+ * one request each (through the request cache with `--cache`), `pass` when P(yes) ≥ the bar,
+ * `fail` below, `undecided` when the case could not be asked. Writes
  * `gate.jsonl` and `gate.json`; with gold labels prints agreement, false-pass and false-fail
  * rates per lane with the exact one-sided 95% upper bound on the false-pass rate. Exits 1 when any
  * case is undecided.
