@@ -95,6 +95,8 @@ export {
   type PairedInput,
   type PairedOptions,
   type PairedRow,
+  PairedTally,
+  type PairedTallyOptions,
 } from "./paired.ts";
 export { type MurphyDecomposition, murphyDecomposition, type MurphyInput } from "./murphy.ts";
 export {
