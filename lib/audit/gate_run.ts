@@ -8,18 +8,18 @@
  */
 import { join } from "node:path";
 import { askCase, chooseParallel, type ParallelChoice, pool, tryBuild } from "../client/mod.ts";
-import type { Case, Dataset, Question } from "../dataset/mod.ts";
+import type { Case, Question, QuestionSet } from "../dataset/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import {
-  loadCases,
+  openCases,
   preparedIdentity,
   prepareEndpoint,
   type Workflow,
   WorkflowError,
 } from "../workflow/mod.ts";
 import { DEFAULT_GATE_THRESHOLD } from "./gate.ts";
-import { type GateLane, gateLanes, type GateRecord } from "./gate_report.ts";
+import { type GateLane, GateLaneTally, type GateRecord } from "./gate_report.ts";
 
 /** Options of {@linkcode runGate}. */
 export interface RunGateOptions {
@@ -127,8 +127,12 @@ export interface GateRun {
 export interface GateRunResult {
   /** The output directory. */
   dir: string;
-  /** One record per case, in case order. */
-  records: GateRecord[];
+  /**
+   * One record per case, in case order, read back from `gate.jsonl` (never held in memory).
+   *
+   * @returns The records.
+   */
+  records(): AsyncIterable<GateRecord>;
   /** `gate.json` as written. */
   run: GateRun;
 }
@@ -139,42 +143,132 @@ function gateId(name: string, now: Date): string {
 }
 
 /**
- * Finds the yes/no question a gate asks in the selected cases.
+ * Finds the yes/no question a gate asks in the selected cases, and how many cases ask it.
  *
- * @param cases The selected cases.
+ * @param set The opened question set (its selection applied).
  * @param name The question name.
  * @param file The workflow file, for messages.
- * @returns The cases that ask it, and the question.
+ * @returns The question and the number of selected cases that ask it.
  * @throws {WorkflowError} When no case asks it, or it is not a yes/no (`noul`) question.
  */
-export function gateQuestion(
-  cases: readonly Case[],
+export async function gateQuestion(
+  set: QuestionSet,
   name: string,
   file: string,
-): { cases: Case[]; question: Question & { type: "noul" } } {
-  const asking = cases.filter((c) => Object.hasOwn(c.questions, name));
-  const question = asking[0]?.questions[name];
-  if (question === undefined) {
-    const names = [...new Set(cases.flatMap((c) => Object.keys(c.questions)))];
+): Promise<{ count: number; question: Question & { type: "noul" } }> {
+  if (!set.questions.includes(name)) {
     throw new WorkflowError(
-      `Cannot gate "${file}": no case asks question "${name}" (questions: ${names.join(", ")})`,
+      `Cannot gate "${file}": no case asks question "${name}" (questions: ${
+        set.questions.join(", ")
+      })`,
     );
   }
+  // The first case asking each question gives its definition; usually the first case asks all.
+  const types = new Map<string, Question>();
+  for await (const c of set.cases()) {
+    for (const [n, q] of Object.entries(c.questions)) if (!types.has(n)) types.set(n, q);
+    if (types.size === set.questions.length) break;
+  }
+  const question = types.get(name) as Question;
   if (question.type !== "noul") {
-    const yesNo = [
-      ...new Set(
-        cases.flatMap((c) =>
-          Object.entries(c.questions).filter(([, q]) => q.type === "noul").map(([n]) => n)
-        ),
-      ),
-    ];
+    const yesNo = [...types].filter(([, q]) => q.type === "noul").map(([n]) => n);
     throw new WorkflowError(
       `Cannot gate "${file}": question "${name}" is a ${question.type} question; the gate asks a yes/no (noul) question (${
         yesNo.join(", ") || "none here"
       })`,
     );
   }
-  return { cases: asking, question: question as Question & { type: "noul" } };
+  // Every case asks every question: no need to count.
+  let count = set.count;
+  if (set.decisions !== set.count * set.questions.length) {
+    count = 0;
+    for await (const c of set.cases()) if (Object.hasOwn(c.questions, name)) count++;
+  }
+  return { count, question: question as Question & { type: "noul" } };
+}
+
+/** What a case's record needs when it was never asked. */
+interface Stub {
+  id: string;
+  lane: string;
+  label: boolean | null;
+}
+
+/**
+ * `gate.jsonl` written in case order while cases finish in any order: a record waits only for
+ * the ones before it still in flight; lines go to a temporary file renamed at the end.
+ */
+class OrderedLines {
+  readonly #waiting = new Map<number, GateRecord>();
+  #next = 0;
+  #chunk = "";
+  #file: Deno.FsFile | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  readonly tmp: string;
+
+  constructor(readonly path: string) {
+    this.tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  }
+
+  async open(): Promise<void> {
+    this.#file = await Deno.open(this.tmp, { write: true, createNew: true });
+  }
+
+  /** The record of case `index` (each index once). */
+  put(index: number, record: GateRecord): void {
+    this.#waiting.set(index, record);
+    for (
+      let r = this.#waiting.get(this.#next);
+      r !== undefined;
+      r = this.#waiting.get(this.#next)
+    ) {
+      this.#waiting.delete(this.#next++);
+      this.#chunk += JSON.stringify(r) + "\n";
+    }
+    if (this.#chunk.length >= 1 << 16) this.#flush();
+  }
+
+  /** Whether case `index` has its record (written or waiting). */
+  has(index: number): boolean {
+    return index < this.#next || this.#waiting.has(index);
+  }
+
+  #flush(): void {
+    const bytes = new TextEncoder().encode(this.#chunk);
+    this.#chunk = "";
+    const file = this.#file as Deno.FsFile;
+    this.#writing = this.#writing.then(async () => {
+      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+    });
+  }
+
+  /** Writes what is left and puts the file in place. */
+  async close(): Promise<void> {
+    this.#flush();
+    await this.#writing;
+    this.#file?.close();
+    this.#file = undefined;
+    await Deno.rename(this.tmp, this.path);
+  }
+
+  /** Leaves no temporary file behind. */
+  async abandon(): Promise<void> {
+    await this.#writing.catch(() => {});
+    this.#file?.close();
+    this.#file = undefined;
+    await Deno.remove(this.tmp).catch(() => {});
+  }
+}
+
+async function* readRecords(path: string): AsyncIterable<GateRecord> {
+  const file = await Deno.open(path);
+  let rest = "";
+  for await (const text of file.readable.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + text).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) if (line) yield JSON.parse(line) as GateRecord;
+  }
+  if (rest) yield JSON.parse(rest) as GateRecord;
 }
 
 /**
@@ -203,21 +297,38 @@ export async function runGate(
   const calibrated = options.calibrated ?? false;
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot gate: the workflow has no endpoint");
-  const loaded = await loadCases(workflow, { limit: options.limit });
-  const picked = gateQuestion(loaded.cases, question, workflow.name);
-  const dataset: Dataset = loaded.dataset;
+  // The question set is read as a stream: a case is held only while it is asked.
+  const set = await openCases(workflow, { limit: options.limit });
+  const picked = await gateQuestion(set, question, workflow.name);
   const endpoint = await prepareEndpoint(spec, {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
-    questionSet: dataset,
+    questionSet: set,
   });
   const started = new Date();
-  const records: (GateRecord | undefined)[] = new Array(picked.cases.length);
+  const dir = options.outDir ?? join(workflow.output.dir, gateId(workflow.name, started));
+  const provenance = (
+    model: string | null,
+    reply?: { responseId?: string | null | undefined; cost?: number | null | undefined },
+  ) => ({
+    kind: "atomic-decision" as const,
+    model,
+    response_id: reply?.responseId ?? null,
+    cost: reply?.cost ?? null,
+    threshold,
+    calibrated,
+  });
+  const tally = new GateLaneTally(threshold);
+  let out: OrderedLines | undefined;
   let fatal: string | null = null;
   let identity: string;
   try {
     identity = preparedIdentity(endpoint);
+    await Deno.mkdir(dir, { recursive: true });
+    out = new OrderedLines(join(dir, "gate.jsonl"));
+    await out.open();
+    const lines = out;
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const questions = { [question]: picked.question };
@@ -231,91 +342,105 @@ export async function runGate(
       options.onParallel?.(choice);
       parallel = choice.parallel;
     }
-    await pool(picked.cases, parallel, async (item, index) => {
-      const request = tryBuild(endpoint.engine, {
-        state: item.state,
-        questions,
-        model: endpoint.model,
-        stateEncoding: endpoint.spec.stateEncoding,
+    const put = (index: number, record: GateRecord): void => {
+      tally.add(record);
+      lines.put(index, record);
+    };
+    // Cases handed out, with what their record needs if they are never answered.
+    const stubs = new Map<number, Stub>();
+    let taken = 0;
+    const asking = (async function* () {
+      for await (const item of set.cases()) {
+        if (!Object.hasOwn(item.questions, question)) continue;
+        const gold = item.gold[question];
+        const index = taken++;
+        stubs.set(index, {
+          id: item.id,
+          lane: item.workflow,
+          label: gold ? gold.label === "true" : null,
+        });
+        yield { item, index };
+      }
+    })();
+    // The pool ends its iterator when it stops early; the cases left are still written below.
+    const handedOut: AsyncIterable<{ item: Case; index: number }> = {
+      [Symbol.asyncIterator]: () => ({ next: () => asking.next() }),
+    };
+    const notAsked = (index: number): void => {
+      const stub = stubs.get(index) as Stub;
+      stubs.delete(index);
+      put(index, {
+        id: stub.id,
+        lane: stub.lane,
+        p_yes: null,
+        verdict: "undecided",
+        label: stub.label,
+        error: fatal !== null
+          ? { kind: "not_asked", message: `Not asked: the gate stopped (${fatal})` }
+          : { kind: "not_asked", message: "Not asked: the gate was interrupted" },
+        provenance: provenance(null),
       });
-      let outcome;
-      try {
-        outcome = "error" in request
-          ? request
-          : await askCase(endpoint.engine, request, questions, {
-            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
-            timeoutMs: endpoint.spec.timeoutMs,
-            maxReplyBytes: endpoint.spec.maxReplyBytes,
-            maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
-            retries: endpoint.spec.retries,
-            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-            signal,
-          });
-      } catch (error) {
-        if (signal.aborted) return; // left undecided below
-        throw error;
+    };
+    try {
+      await pool(handedOut, parallel, async ({ item, index }) => {
+        const request = tryBuild(endpoint.engine, {
+          state: item.state,
+          questions,
+          model: endpoint.model,
+          stateEncoding: endpoint.spec.stateEncoding,
+        });
+        let outcome;
+        try {
+          outcome = "error" in request
+            ? request
+            : await askCase(endpoint.engine, request, questions, {
+              ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+              timeoutMs: endpoint.spec.timeoutMs,
+              maxReplyBytes: endpoint.spec.maxReplyBytes,
+              maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
+              retries: endpoint.spec.retries,
+              ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+              signal,
+            });
+        } catch (error) {
+          if (signal.aborted) return; // left undecided below
+          throw error;
+        }
+        if (outcome.fatal) {
+          fatal ??= outcome.error?.message ?? "fatal error";
+          stop.abort();
+          return;
+        }
+        const reply = outcome.reply;
+        const p = reply?.answers[question]?.probabilities.true;
+        const decided = typeof p === "number";
+        const stub = stubs.get(index) as Stub;
+        stubs.delete(index);
+        const record: GateRecord = {
+          id: item.id,
+          lane: item.workflow,
+          p_yes: decided ? p : null,
+          verdict: !decided ? "undecided" : p >= threshold ? "pass" : "fail",
+          label: stub.label,
+          error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
+          provenance: provenance(reply?.model ?? null, reply ?? undefined),
+        };
+        put(index, record);
+        options.onRecord?.(record, ++done, picked.count);
+      }, signal);
+    } finally {
+      // Cases handed out but not answered, then the ones never handed out.
+      for (const index of [...stubs.keys()].sort((x, y) => x - y)) notAsked(index);
+      if (signal.aborted) {
+        for await (const { index } of handedOut) notAsked(index);
       }
-      if (outcome.fatal) {
-        fatal ??= outcome.error?.message ?? "fatal error";
-        stop.abort();
-        return;
-      }
-      const reply = outcome.reply;
-      const p = reply?.answers[question]?.probabilities.true;
-      const decided = typeof p === "number";
-      const gold = item.gold[question];
-      const record: GateRecord = {
-        id: item.id,
-        lane: item.workflow,
-        p_yes: decided ? p : null,
-        verdict: !decided ? "undecided" : p >= threshold ? "pass" : "fail",
-        label: gold ? gold.label === "true" : null,
-        error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
-        provenance: {
-          kind: "atomic-decision",
-          model: reply?.model ?? null,
-          response_id: reply?.responseId ?? null,
-          cost: reply?.cost ?? null,
-          threshold,
-          calibrated,
-        },
-      };
-      records[index] = record;
-      options.onRecord?.(record, ++done, picked.cases.length);
-    }, signal);
+    }
+    await lines.close();
+    out = undefined;
   } finally {
+    await out?.abandon();
     await endpoint.close();
   }
-  const final = picked.cases.map((item, i): GateRecord =>
-    records[i] ?? {
-      id: item.id,
-      lane: item.workflow,
-      p_yes: null,
-      verdict: "undecided",
-      label: item.gold[question] ? item.gold[question]?.label === "true" : null,
-      error: fatal !== null
-        ? { kind: "not_asked", message: `Not asked: the gate stopped (${fatal})` }
-        : { kind: "not_asked", message: "Not asked: the gate was interrupted" },
-      provenance: {
-        kind: "atomic-decision",
-        model: null,
-        response_id: null,
-        cost: null,
-        threshold,
-        calibrated,
-      },
-    }
-  );
-  const dir = options.outDir ?? join(workflow.output.dir, gateId(workflow.name, started));
-  await Deno.mkdir(dir, { recursive: true });
-  // Streamed a line at a time, never joined into one string.
-  const lines = async function* () {
-    for (const r of final) yield JSON.stringify(r) + "\n";
-  };
-  await writeAtomic(
-    join(dir, "gate.jsonl"),
-    ReadableStream.from(lines()).pipeThrough(new TextEncoderStream()),
-  );
   const run: GateRun = {
     tool: TOOL_NAME,
     tool_version: TOOL_VERSION,
@@ -324,17 +449,18 @@ export async function runGate(
     instructions: picked.question.instructions,
     endpoint: identity,
     model: endpoint.model,
-    dataset: dataset.info.dataset,
-    revision: dataset.info.revision,
+    dataset: set.info.dataset,
+    revision: set.info.revision,
     threshold,
     calibrated,
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
-    cases: final.length,
-    undecided: final.filter((r) => r.verdict === "undecided").length,
-    lanes: gateLanes(final, threshold),
+    cases: tally.cases,
+    undecided: tally.undecided,
+    lanes: tally.lanes(),
     fatal,
   };
   await writeAtomic(join(dir, "gate.json"), JSON.stringify(run, null, 2) + "\n");
-  return { dir, records: final, run };
+  const path = join(dir, "gate.jsonl");
+  return { dir, records: () => readRecords(path), run };
 }
