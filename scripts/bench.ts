@@ -290,6 +290,13 @@ async function main(args: string[]): Promise<number> {
     dbPath: dbPath === "" ? null : dbPath,
   });
   bar.done();
+  if (result.discarded) {
+    // Nothing was answered: no run directory, no index row, nothing to resume.
+    console.error(
+      `decibench: ${result.fatal}; nothing was answered, so no run directory was kept: run the same command again`,
+    );
+    return 1;
+  }
   if (result.indexError !== null) {
     console.error(
       `decibench: Cannot index the run in "${dbPath}": ${result.indexError}; the run directory is complete, so index it with ${

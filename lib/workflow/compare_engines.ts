@@ -220,6 +220,7 @@ export async function compareEngines(
         signal: options.signal,
         backoffMs: options.backoffMs,
         dbPath: options.dbPath,
+        keepUnanswered: true,
         onEvent: (event) => options.onEvent?.(name, event),
       });
     } finally {

@@ -126,6 +126,12 @@ export interface RunOptions {
   /** How long requests in flight may finish after `signal` aborts, in ms. @default 2000 */
   graceMs?: number | undefined;
   /**
+   * Keep the directory of a new run stopped before any answer by a refused key or an unreachable
+   * endpoint (see `RunResult.discarded`); an engine comparison keeps it to read it back.
+   * @default false
+   */
+  keepUnanswered?: boolean | undefined;
+  /**
    * Finish this earlier run (`--resume`): same id and directory, its answered cases kept and not
    * asked again. Refused with a `ResumeMismatchError` when the configuration differs.
    * @default undefined
@@ -205,6 +211,12 @@ export interface RunResult {
    * way; the exit status does not depend on it.
    */
   indexError: string | null;
+  /**
+   * True when a new run stopped before any answer on a refused key or an unreachable endpoint:
+   * nothing was worth keeping, so its directory and index row were removed (`dir` no longer
+   * exists, and there is nothing to resume).
+   */
+  discarded: boolean;
 }
 
 /** An endpoint ready to be asked. */
@@ -689,6 +701,8 @@ export async function runPrepared(
     abandon.abort();
   };
   let asked = 0;
+  // Whether any request of this invocation was answered (a reply, even one with errors).
+  let replied = false;
   let requests = 0;
   let networkStreak = 0;
   // Failed requests of transient kinds (429, 529, 5xx, timeout, network) since the last answer.
@@ -749,6 +763,7 @@ export async function runPrepared(
         stopRun(outcome.error?.message ?? "fatal error", "endpoint");
         return;
       }
+      if (outcome.reply) replied = true;
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
       const records = decisionRecords(item, outcome, recordOptions);
       await feed({
@@ -793,6 +808,25 @@ export async function runPrepared(
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);
+  }
+  // A new run stopped before any answer by a refused key or an unreachable endpoint leaves
+  // nothing behind: no run directory, no index row.
+  const stoppedAs = fatalKind as RunResult["fatalKind"];
+  if (
+    !prior && !replied && !options.keepUnanswered &&
+    (stoppedAs === "endpoint" || stoppedAs === "unreachable")
+  ) {
+    return await discardRun({
+      id,
+      dir,
+      run,
+      fatal,
+      fatalKind: stoppedAs,
+      collector,
+      dataset,
+      index,
+      closeSinks,
+    });
   }
   try {
     // Stability passes hold the cases and their official decisions (read back from the file).
@@ -856,10 +890,51 @@ export async function runPrepared(
       // run's status and exit status do not change.
       indexed: dbPath !== null && index.error === null ? dbPath : null,
       indexError: index.error,
+      discarded: false,
     };
   } finally {
     await closeSinks();
   }
+}
+
+/** Removes a run that stopped before any answer (see `RunResult.discarded`). */
+async function discardRun(parts: {
+  id: string;
+  dir: string;
+  run: RunJson;
+  fatal: string | null;
+  fatalKind: RunResult["fatalKind"];
+  collector: RunAccumulator;
+  dataset: Pick<Dataset, "info">;
+  index: IndexSink;
+  closeSinks: () => Promise<void>;
+}): Promise<RunResult> {
+  const { run, collector } = parts;
+  await parts.closeSinks();
+  parts.index.discard();
+  await Deno.remove(parts.dir, { recursive: true }).catch(() => {});
+  const final: RunJson = {
+    ...run,
+    status: "incomplete",
+    finished_at: new Date().toISOString(),
+    summary: collector.summary(),
+    fatal: parts.fatal,
+  };
+  return {
+    id: parts.id,
+    dir: parts.dir,
+    status: "incomplete",
+    summary: final.summary as Summary,
+    thresholds: [],
+    run: final,
+    fatal: parts.fatal,
+    fatalKind: parts.fatalKind,
+    dataset: parts.dataset,
+    report: collector.report(final, parts.dataset.info),
+    indexed: null,
+    indexError: null,
+    discarded: true,
+  };
 }
 
 /**
