@@ -42,9 +42,10 @@ import {
   scanDecisions,
   specDifferences,
   type ThresholdResult,
+  writeAtomic,
   writeFailure,
 } from "../record/mod.ts";
-import { ReportSink, type RunReport } from "../report/mod.ts";
+import { ReportSink, type RunReport, TRACE_PART_FILE } from "../report/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases, openCases } from "./cases.ts";
@@ -802,9 +803,34 @@ export async function runPrepared(
       } else if (outcome.attempts > 0) failedStreak = 0;
     }, drained.signal);
   } catch (error) {
-    await closeSinks();
-    // A full disk: the reason and the pasteable command that finishes the run, index flag included.
-    throw writeFailure(error, dir, { db: dbPath ?? "" });
+    // A full disk: the reason and the pasteable command that finishes the run, index flag included,
+    // also in run.json, which ends `interrupted` rather than `running`.
+    const failure = writeFailure(error, dir, { db: dbPath ?? "" });
+    if (failure !== error && failure instanceof Error) {
+      const finished = new Date();
+      const final: RunJson = {
+        ...run,
+        status: "interrupted",
+        finished_at: finished.toISOString(),
+        summary: collector.summary(),
+        thresholds: collector.thresholds(),
+        model_reported: modelReported,
+        fatal: failure.message,
+        sessions: [...sessions, {
+          started_at: sessionStarted.toISOString(),
+          finished_at: finished.toISOString(),
+          status: "interrupted",
+          kept,
+          asked,
+          requests,
+          duration_ms: finished.getTime() - sessionStarted.getTime(),
+        }],
+      };
+      index.finish(final);
+      await closeSinks();
+      await recordInterrupted(dir, final);
+    } else await closeSinks();
+    throw failure;
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);
@@ -894,6 +920,23 @@ export async function runPrepared(
     };
   } finally {
     await closeSinks();
+  }
+}
+
+/**
+ * Writes the `run.json` of a run stopped by a full disk. The trace's part file goes first (a
+ * resume starts it again) to make room; when even then the file cannot be replaced whole, it is
+ * rewritten in place. Nothing more can be done when that fails too: the error already says how to
+ * finish the run.
+ */
+async function recordInterrupted(dir: string, final: RunJson): Promise<void> {
+  await Deno.remove(join(dir, TRACE_PART_FILE)).catch(() => {});
+  const text = JSON.stringify(final, null, 2) + "\n";
+  const path = join(dir, "run.json");
+  try {
+    await writeAtomic(path, text);
+  } catch {
+    await Deno.writeTextFile(path, text).catch(() => {});
   }
 }
 
