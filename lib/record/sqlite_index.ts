@@ -105,6 +105,12 @@ CREATE INDEX IF NOT EXISTS decisions_by_question_confidence ON decisions
   (run_id, workflow, question, (confidence IS NULL), confidence DESC);
 CREATE INDEX IF NOT EXISTS decisions_by_outcome_confidence ON decisions
   (run_id, correct, (confidence IS NULL), confidence DESC);
+-- The explorer's counts: an outcome (correct and error kind) and a confidence range, of the run or
+-- of one question, are a range of one index, never a scan of the run's rows.
+CREATE INDEX IF NOT EXISTS decisions_by_outcome ON decisions
+  (run_id, correct, error_kind, confidence DESC);
+CREATE INDEX IF NOT EXISTS decisions_by_question_outcome ON decisions
+  (run_id, question, correct, error_kind, confidence DESC);
 `;
 
 /** An open index. */
