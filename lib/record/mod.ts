@@ -37,6 +37,7 @@ export {
 export {
   answeredCases,
   compactDecisions,
+  KeptDecisions,
   ResumeMismatchError,
   scanDecisions,
   type ScannedDecisions,

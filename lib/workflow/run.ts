@@ -28,6 +28,7 @@ import {
   decisionRecords,
   DEFAULT_INDEX_PATH,
   fingerprint,
+  KeptDecisions,
   type LoadedRun,
   lockRunDir,
   readDecisions,
@@ -593,7 +594,9 @@ export async function runPrepared(
   const sessionStarted = new Date();
   const prior = options.resume;
   // The cases kept from the earlier invocation, handed to the sinks as the source reaches them.
-  let keptCases = new Map<string, DecisionRecord[]>();
+  // Only their ids: their decisions are read back from the file as the source reaches them.
+  let keptCases = new Set<string>();
+  let keptDecisions = 0;
   let keepLines: ReadonlySet<number> | null = null;
   let id: string;
   let dir: string;
@@ -604,7 +607,8 @@ export async function runPrepared(
       join(prior.dir, "decisions.jsonl"),
       await source.expected(),
     );
-    keptCases = scanned.answered;
+    keptCases = new Set(scanned.answered);
+    keptDecisions = scanned.decisions;
     keepLines = scanned.keep;
     // A run with no answered case (e.g. one started with a wrong --base-url) may change endpoint.
     const differences = specDifferences(prior.run.spec, spec, {
@@ -629,6 +633,10 @@ export async function runPrepared(
   // Errored, torn, duplicate and unselected lines dropped before appending (a streamed copy, made
   // only when there are any): the file then holds each kept decision once.
   if (keepLines !== null) await compactDecisions(join(dir, "decisions.jsonl"), keepLines);
+  // Read before any case of this invocation is appended: only the kept lines are read.
+  const keptReader = kept > 0
+    ? new KeptDecisions(join(dir, "decisions.jsonl"), keptDecisions)
+    : null;
   const run: RunJson = {
     version: RUN_JSON_VERSION,
     tool: TOOL_NAME,
@@ -672,6 +680,7 @@ export async function runPrepared(
     return delivered;
   };
   const closeSinks = async (): Promise<void> => {
+    await keptReader?.close().catch(() => {});
     for (const sink of sinks) await Promise.resolve(sink.close?.()).catch(() => {});
   };
 
@@ -729,9 +738,9 @@ export async function runPrepared(
     if (options.signal?.aborted) onInterrupt();
     else options.signal?.addEventListener("abort", onInterrupt, { once: true });
     await pool(source.cases, parallel, async (item, position) => {
-      const keptRecords = keptCases.get(item.id);
-      if (keptRecords !== undefined) {
+      if (keptReader !== null && keptCases.has(item.id)) {
         keptCases.delete(item.id);
+        const keptRecords = await keptReader.take(item.id, Object.keys(item.questions).length);
         keptLeft--;
         await feed({ item, index: position, records: keptRecords, asked: null });
         checkDrained();
