@@ -24,7 +24,6 @@ import {
   type AnsweredCase,
   answeredCases,
   compactDecisions,
-  type DecisionRecord,
   decisionRecords,
   DEFAULT_INDEX_PATH,
   fingerprint,
