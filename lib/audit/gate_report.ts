@@ -106,7 +106,11 @@ export class GateLaneTally {
   readonly #lanes = new Map<string, LaneCounts>();
   readonly #overall = emptyLane();
 
-  /** @param threshold The pass bar. */
+  /**
+   * A tally with no record counted yet.
+   *
+   * @param threshold The pass bar.
+   */
   constructor(threshold: number) {
     this.#threshold = threshold;
   }

@@ -206,6 +206,8 @@ export class PairedTally {
   #shared = 0;
 
   /**
+   * A tally with nothing added yet.
+   *
    * @param options Bootstrap resamples, seed and coverage; the order of the rows.
    * @throws {RangeError} When the bootstrap options are invalid.
    */

@@ -302,6 +302,8 @@ export class KeptDecisions {
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
+   * A reader of the kept decisions; the file is opened at the first `take`.
+   *
    * @param path Path of `decisions.jsonl`.
    * @param decisions How many kept decisions it starts with (lines appended later are not read).
    */
