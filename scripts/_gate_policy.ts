@@ -9,8 +9,8 @@ import {
   checkPolicy,
   checkPolicyQuestion,
   type GatePolicy,
-  type GateRecord,
   parsePolicy,
+  type PolicyCheckInput,
 } from "../lib/audit/mod.ts";
 import { UsageError } from "../lib/cli/args.ts";
 import { wireQuestion } from "../lib/dataset/mod.ts";
@@ -99,7 +99,7 @@ export function checkGatePolicy(policy: GatePolicy, workflow: Workflow, question
  */
 export function policyOutcome(
   policy: GatePolicy,
-  records: readonly GateRecord[],
+  records: Iterable<PolicyCheckInput>,
   json: boolean,
 ): string[] {
   const lanes = checkPolicy(policy.policy, records);

@@ -368,6 +368,13 @@ async function main(args: string[]): Promise<number> {
     sinks: [misses],
   });
   bar.done();
+  if (result.discarded) {
+    // Nothing was answered: no run directory, no index row, nothing to resume.
+    console.error(
+      `decibench: ${result.fatal}; nothing was answered, so no run directory was kept: run the same command again`,
+    );
+    return 1;
+  }
   await finishPipeline(result, pipeline, misses, file, json);
   if (result.indexError !== null) {
     console.error(

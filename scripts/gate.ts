@@ -260,11 +260,17 @@ async function main(args: string[]): Promise<number> {
       `${run.cases} cases, ${run.undecided} undecided · ${run.endpoint} · model ${run.model}`,
     ],
   });
-  reportCache(pipeline.cache, [{
-    endpoint: null,
-    cases: result.records.filter((r) => r.error?.kind === "cache_miss").map((r) => r.id),
-  }]);
-  const broken = gatePolicy ? policyOutcome(gatePolicy, result.records, json) : [];
+  // One pass over gate.jsonl: the cache's misses, and what a policy's re-check needs.
+  const misses: string[] = [];
+  const checked: { lane: string; verdict: string; label: boolean | null }[] = [];
+  for await (const r of result.records()) {
+    if (r.error?.kind === "cache_miss") misses.push(r.id);
+    if (gatePolicy && r.label !== null) {
+      checked.push({ lane: r.lane, verdict: r.verdict, label: r.label });
+    }
+  }
+  reportCache(pipeline.cache, [{ endpoint: null, cases: misses }]);
+  const broken = gatePolicy ? policyOutcome(gatePolicy, checked, json) : [];
   if (run.undecided > 0) {
     console.error(
       `decibench: ${run.undecided} of ${run.cases} cases are undecided (see "error" in gate.jsonl); finish it when the endpoint answers with: ${

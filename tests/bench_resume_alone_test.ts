@@ -6,7 +6,6 @@ import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";
 import {
   events,
-  freePort,
   readRunJson,
   ROOT,
   runScript,
@@ -94,17 +93,17 @@ Deno.test("the hint of a run started with --out, --base-url, --model, --limit, -
   }
 });
 
-Deno.test("a run with no answered case, started with a wrong --base-url, is finished with the right one", async () => {
+Deno.test("a run with no answered case, started against a failing server, is finished with the right one", async () => {
   const tmp = await Deno.makeTempDir({ prefix: "decibench-resume-endpoint-" });
   await using server = await startReferenceServer({ predictor: "oracle" });
+  await using failing = await startReferenceServer({ predictor: "oracle", faults: "http500=1" });
   try {
     const workflow = await writeWorkflow(tmp);
     const dir = `${tmp}/run`;
-    const wrong = `http://127.0.0.1:${freePort()}`;
     const failed = await runScript("bench.ts", [
       workflow,
       "--base-url",
-      wrong,
+      failing.url,
       "--limit",
       "12",
       "--out",
@@ -112,7 +111,7 @@ Deno.test("a run with no answered case, started with a wrong --base-url, is fini
       "--no-db",
     ]);
     assert.equal(failed.code, 1, failed.stderr);
-    assert.match(failed.stderr, /Cannot reach the endpoint/);
+    assert.match(failed.stderr, /Cannot get answers from/);
     const command = hint(failed.stderr);
     assert.equal(command, `deno task bench --resume ${dir} --no-db`);
     const resumed = await runScript("bench.ts", [

@@ -3,6 +3,7 @@
 // or with a wrong key, a closed port — and the messages each leaves.
 import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";
+import { DatabaseSync } from "node:sqlite";
 import { readDecisions } from "../lib/record/mod.ts";
 import { freePort, readRunJson, runScript } from "./bench_cli_helpers.ts";
 
@@ -120,7 +121,7 @@ Deno.test("a decision server writing NaN or Infinity is told its reply is not va
   }
 });
 
-Deno.test("a refused or missing key names the variable and gives no resume hint", async (t) => {
+Deno.test("a refused or missing key names the variable, gives no resume hint and leaves no run directory", async (t) => {
   const key = "sk-decibench-test-51d0c7";
   await using server = await startReferenceServer({ predictor: "uniform", apiKey: key });
   const table: [string, Record<string, string>, RegExp][] = [
@@ -129,7 +130,9 @@ Deno.test("a refused or missing key names the variable and gives no resume hint"
   ];
   for (const [name, env, pattern] of table) {
     await t.step(name, async () => {
-      const out = await Deno.makeTempDir();
+      const tmp = await Deno.makeTempDir();
+      const out = `${tmp}/run`;
+      const db = `${tmp}/index.db`;
       const r = await runScript("bench.ts", [
         "workflows/llama.ts",
         "--base-url",
@@ -138,13 +141,16 @@ Deno.test("a refused or missing key names the variable and gives no resume hint"
         "8",
         "--out",
         out,
-        "--no-db",
+        "--db",
+        db,
       ], env);
       assert.equal(r.code, 1);
       const message = r.stderr.split("\n").filter((l) => l.startsWith("decibench:"));
       assert.equal(message.length, 1, r.stderr);
       assert.match(message[0]!, pattern);
+      assert.match(message[0]!, /no run directory was kept: run the same command again/);
       assert.ok(!r.stderr.includes("--resume"), r.stderr);
+      await assertNothingLeft(out, db);
       for (const text of [r.stderr, r.lines.join("\n")]) {
         assert.ok(!text.includes(key) && !text.includes("sk-wrong-key-1234"));
       }
@@ -165,8 +171,28 @@ Deno.test("a refused or missing key names the variable and gives no resume hint"
   });
 });
 
-Deno.test("a closed port prints its message once and the summary reads naturally", async () => {
-  const out = await Deno.makeTempDir();
+/** No run directory at `out` and no run in the index at `db`. */
+async function assertNothingLeft(out: string, db: string): Promise<void> {
+  await assert.rejects(Deno.stat(out), Deno.errors.NotFound, "no run directory");
+  let index: DatabaseSync;
+  try {
+    index = new DatabaseSync(db, { readOnly: true });
+  } catch {
+    return; // no index file at all
+  }
+  try {
+    const runs = index.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number };
+    const decisions = index.prepare("SELECT COUNT(*) AS n FROM decisions").get() as { n: number };
+    assert.deepEqual([Number(runs.n), Number(decisions.n)], [0, 0], "no run in the index");
+  } finally {
+    index.close();
+  }
+}
+
+Deno.test("a closed port before any answer prints its message once and leaves no run directory", async () => {
+  const tmp = await Deno.makeTempDir();
+  const out = `${tmp}/run`;
+  const db = `${tmp}/index.db`;
   const r = await runScript("bench.ts", [
     "workflows/llama.ts",
     "--base-url",
@@ -175,19 +201,16 @@ Deno.test("a closed port prints its message once and the summary reads naturally
     "8",
     "--out",
     out,
-    "--no-db",
+    "--db",
+    db,
   ]);
   assert.equal(r.code, 1);
   const all = `${r.lines.join("\n")}\n${r.stderr}`;
-  // The stop message once (the errors table quotes the shorter per-case message as its example).
   assert.equal(all.split("Cannot reach the endpoint").length - 1, 1, all);
-  assert.equal(all.split("--resume").length - 1, 1, all);
+  assert.ok(!all.includes("--resume"), "nothing to resume");
   const line = r.stderr.split("\n").find((l) => l.startsWith("decibench: Cannot reach")) ?? "";
-  assert.ok(line.length < 300, `${line.length} characters: ${line}`);
-  assert.match(
-    r.lines.join("\n"),
-    /^decisions +(\d+) decisions, 0 answered, \1 errors(; \d of 8 cases not asked| \(8 cases\))$/m,
-  );
-  assert.match(r.lines.join("\n"), /^status +incomplete \(stopped early\)$/m);
-  assert.match(r.lines.join("\n"), /^KL +n\/a$/m, "no trailing space after n/a");
+  assert.ok(line.length < 400, `${line.length} characters: ${line}`);
+  assert.match(line, /start the server or check the base URL/);
+  assert.match(line, /no run directory was kept: run the same command again/);
+  await assertNothingLeft(out, db);
 });

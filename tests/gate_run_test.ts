@@ -40,14 +40,15 @@ Deno.test("`runGate()` verdicts follow p_yes ≥ threshold exactly, with per-lan
     },
   }, "test.ts");
   const result = await runGate(workflow, "ok", { outDir: join(dir, "gate") });
-  assert.deepEqual(result.records.map((r) => [r.id, r.lane, r.p_yes, r.verdict, r.label]), [
+  const records = await Array.fromAsync(result.records());
+  assert.deepEqual(records.map((r) => [r.id, r.lane, r.p_yes, r.verdict, r.label]), [
     ["a", "x", 0.7, "pass", false],
     ["b", "x", 0.6999999, "fail", true],
     ["c", "x", 0.95, "pass", true],
     ["d", "y", 0.1, "fail", false],
     ["e", "y", 0.8, "pass", null],
   ]);
-  assert.equal(result.records[0]?.provenance.model, "gate-model", "the model id the server echoed");
+  assert.equal(records[0]?.provenance.model, "gate-model", "the model id the server echoed");
   const [x, y, overall] = result.run.lanes;
   assert.deepEqual([x?.lane, x?.rates?.falsePasses, x?.rates?.falseFails, x?.rates?.agreement], [
     "x",
@@ -64,9 +65,36 @@ Deno.test("`runGate()` verdicts follow p_yes ≥ threshold exactly, with per-lan
   assert.deepEqual(asked, [["ok"], ["ok"], ["ok"], ["ok"], ["ok"]], "each asks the one question");
   const onDisk = (await Deno.readTextFile(join(dir, "gate", "gate.jsonl"))).trim().split("\n");
   assert.equal(onDisk.length, 5);
-  assert.deepEqual(JSON.parse(onDisk[1]!), result.records[1]);
+  assert.deepEqual(JSON.parse(onDisk[1]!), records[1]);
   await assert.rejects(
     runGate(workflow, "note", { outDir: join(dir, "g2") }),
     /question "note" is a choice question; the gate asks a yes\/no \(noul\) question \(ok\)/,
   );
+});
+
+Deno.test("`runGate()` stopped by a refused key writes every case, in set order, undecided and not asked", async () => {
+  await using server = await startReferenceServer({ predictor: byState, apiKey: "right-key" });
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "items.jsonl");
+  const rows = Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, lane: "x", p: 0.5, ok: true }));
+  await Deno.writeTextFile(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const workflow = validateWorkflow({
+    name: "items",
+    endpoint: { baseUrl: server.url, apiKeyEnv: "WRONG_KEY_ENV" },
+    dataset: { path, id: "id", state: ["p"], lane: "lane" },
+    questions: { ok: { type: "noul", instructions: "Safe?", gold: "ok" } },
+  }, "test.ts");
+  const result = await runGate(workflow, "ok", {
+    outDir: join(dir, "gate"),
+    parallel: 4,
+    env: (name) => name === "WRONG_KEY_ENV" ? "wrong-key" : undefined,
+  });
+  const records = await Array.fromAsync(result.records());
+  assert.deepEqual(records.map((r) => r.id), rows.map((r) => r.id), "every case, in set order");
+  assert.ok(records.every((r) => r.verdict === "undecided" && r.p_yes === null));
+  assert.ok(records.some((r) => r.error?.kind === "not_asked"), "the cases never asked say so");
+  assert.notEqual(result.run.fatal, null);
+  assert.deepEqual([result.run.cases, result.run.undecided], [40, 40]);
+  const left = [...Deno.readDirSync(join(dir, "gate"))].map((e) => e.name).sort();
+  assert.deepEqual(left, ["gate.json", "gate.jsonl"], "no temporary file left behind");
 });

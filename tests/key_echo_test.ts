@@ -83,6 +83,14 @@ Deno.test("a key echoed in a successful reply reaches no file, index, page or ex
 
     const exported = await runScript("export.ts", [dir, "--format", "every-eval-ever"]);
     assert.equal(exported.code, 0, exported.stderr);
+    // The export's folders are named after the reported model, which held the key.
+    const exportRoot = join(dir, "export");
+    const exportedPaths = await Array.fromAsync(files(exportRoot));
+    assert.ok(exportedPaths.some((p) => p.endsWith(".json")), exportedPaths.join("\n"));
+    for (const path of exportedPaths) {
+      assert.ok(!FORMS.some((f) => path.includes(f)), `the export's path ${path} holds the key`);
+    }
+    assert.deepEqual(await keyHits(exportRoot), [], "no export file holds the key");
     const csv = await runScript("export.ts", [dir, "--format", "csv"]);
     assert.equal(csv.code, 0, csv.stderr);
 
@@ -103,6 +111,28 @@ Deno.test("a key echoed in a successful reply reaches no file, index, page or ex
 
     // Every file under the runs folder: run directory, exports, the index's bytes.
     assert.deepEqual(await keyHits(runs), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a judge echoing its key in successful replies leaves it out of audit.md and every audit file", async () => {
+  await using server = await echoServer();
+  const tmp = await Deno.makeTempDir({ prefix: "decibench-key-echo-audit-" });
+  try {
+    const out = join(tmp, "audit");
+    const audit = await runScript(
+      "audit.ts",
+      ["workflows/audit.ts", "--base-url", server.url, "--out", out],
+      { DECIBENCH_JUDGE_API_KEY: KEY },
+    );
+    assert.ok([0, 1].includes(audit.code), audit.stderr);
+    const md = await Deno.readTextFile(join(out, "audit.md"));
+    // The judge did answer (its echoed model is shown, redacted).
+    assert.match(md, /\[redacted\]/);
+    assert.ok(!FORMS.some((f) => md.includes(f)), "audit.md holds the key");
+    assert.ok(!FORMS.some((f) => audit.stderr.includes(f) || audit.lines.join("\n").includes(f)));
+    assert.deepEqual(await keyHits(tmp), []);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   compactDecisions,
   inCaseOrder,
+  KeptDecisions,
   readDecisionLines,
   readDecisions,
   RunRecorder,
@@ -85,8 +86,13 @@ Deno.test("`scanDecisions()` leaves a clean file alone, and `compactDecisions()`
       await Deno.writeTextFile(path, lines([...b, ...a]));
       const scanned = await scanDecisions(path, expected(["a", "b"], 2));
       assert.equal(scanned.keep, null);
-      assert.deepEqual([...scanned.answered.keys()], ["a", "b"]);
-      assert.deepEqual(scanned.answered.get("b"), b);
+      assert.deepEqual([...scanned.answered], ["a", "b"]);
+      assert.equal(scanned.decisions, 4);
+      // Read back as a run reaches them: "a" first, though the file holds "b" first.
+      const kept = new KeptDecisions(path, scanned.decisions);
+      assert.deepEqual(await kept.take("a", 2), a);
+      assert.deepEqual(await kept.take("b", 2), b);
+      await kept.close();
     });
     await t.step("errored, superseded, unselected and torn lines are dropped", async () => {
       const failed = [
@@ -99,11 +105,17 @@ Deno.test("`scanDecisions()` leaves a clean file alone, and `compactDecisions()`
       // `a` answered twice: the later answer is the one kept.
       await Deno.writeTextFile(path, lines([...old, ...b, ...failed, ...other, ...a]) + torn);
       const scanned = await scanDecisions(path, expected(["a", "b", "c", "d"], 2));
-      assert.deepEqual([...scanned.answered.keys()], ["a", "b"]);
-      assert.deepEqual(scanned.answered.get("a"), a);
+      assert.deepEqual([...scanned.answered], ["a", "b"]);
       assert.ok(scanned.keep !== null);
       await compactDecisions(path, scanned.keep);
       assert.equal(await Deno.readTextFile(path), lines([...b, ...a]));
+      // Lines appended after the kept ones (this invocation's answers) are never read as kept.
+      await Deno.writeTextFile(path, lines(caseRecords("c", 2)), { append: true });
+      const kept = new KeptDecisions(path, scanned.decisions);
+      assert.deepEqual(await kept.take("a", 2), a, "the later answer");
+      await assert.rejects(kept.take("c", 2), /kept decisions of case "c" are not in/);
+      await kept.close();
+      await Deno.writeTextFile(path, lines([...b, ...a]));
       assert.equal((await scanDecisions(path, expected(["a", "b"], 2))).keep, null);
     });
     await t.step("a last line without its newline is rewritten with one", async () => {

@@ -3,7 +3,7 @@
 // error naming the limit, asked once (not retried), and the run goes on.
 import assert from "node:assert/strict";
 import { readDecisions } from "../lib/record/mod.ts";
-import { runScript } from "./bench_cli_helpers.ts";
+import { runScript, spawnScript } from "./bench_cli_helpers.ts";
 
 const MIB = 1024 * 1024;
 
@@ -105,4 +105,88 @@ Deno.test("a reply over the limit — a gzip bomb or 100 MB of junk — is a mal
       }
     });
   }
+});
+
+/** `size` bytes of zeros, gzip-compressed as they are read (a bomb of any size, made lazily). */
+function lazyBomb(size: number): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const zeros = new Uint8Array(MIB);
+  let sent = 0;
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    pull(controller) {
+      if (sent >= size) return controller.close();
+      controller.enqueue(zeros);
+      sent += MIB;
+    },
+  }).pipeThrough<Uint8Array<ArrayBuffer>>(new CompressionStream("gzip"));
+}
+
+/** The peak resident memory (VmHWM, MB) of a process, read until it exits. */
+async function peakMb(child: Deno.ChildProcess): Promise<number> {
+  let peak = 0;
+  const read = () => {
+    try {
+      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
+      peak = Math.max(peak, Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      // gone
+    }
+  };
+  // VmHWM only grows: the last reading before the exit is the peak, whenever it is taken.
+  const timer = setInterval(read, 25);
+  await child.status;
+  clearInterval(timer);
+  return peak;
+}
+
+Deno.test({
+  name:
+    "replies over the limit at the default parallel — a 4 GiB gzip bomb, 100 MB of junk — keep bench under 300 MB",
+  ignore: Deno.build.os !== "linux",
+  async fn(t) {
+    const table: [string, () => Response][] = [
+      [
+        "a gzip bomb expanding to 4 GiB",
+        () =>
+          new Response(lazyBomb(4096 * MIB), {
+            headers: { "content-type": "application/json", "content-encoding": "gzip" },
+          }),
+      ],
+      [
+        "100 MB of junk",
+        () => new Response(junk(100 * MIB), { headers: { "content-type": "application/json" } }),
+      ],
+    ];
+    for (const [name, make] of table) {
+      await t.step(name, async () => {
+        await using s = server(make);
+        const out = await Deno.makeTempDir();
+        try {
+          // workflows/llama.ts asks 4 cases at a time (its parallel).
+          const run = spawnScript("bench.ts", [
+            "workflows/llama.ts",
+            "--base-url",
+            s.url,
+            "--limit",
+            "16",
+            "--out",
+            out,
+            "--no-db",
+          ]);
+          const peaked = peakMb(run.child);
+          for await (const _ of run.lines) { /* drained */ }
+          const peak = await peaked;
+          assert.equal((await run.child.status).code, 1, await run.stderr);
+          const records = await readDecisions(`${out}/decisions.jsonl`);
+          assert.equal(records.length, 16 * 5);
+          for (const d of records) {
+            assert.equal(d.error?.kind, "malformed");
+            assert.match(d.error?.message ?? "", /over the 16 MiB limit on a reply/);
+          }
+          assert.ok(peak > 0 && peak < 300, `peak RSS of bench ${peak.toFixed(0)} MB`);
+        } finally {
+          await Deno.remove(out, { recursive: true });
+        }
+      });
+    }
+  },
 });

@@ -2,7 +2,7 @@
 // in the terminal summary, report.md and report.html; a run where nothing was answered says so.
 import assert from "node:assert/strict";
 import { startReferenceServer } from "../lib/server/mod.ts";
-import { freePort, runScript } from "./bench_cli_helpers.ts";
+import { runScript } from "./bench_cli_helpers.ts";
 
 Deno.test("bench shows errors by kind with counts and an example in the terminal and both reports", async () => {
   const key = "sk-errors-test-0c4f2a";
@@ -53,11 +53,12 @@ Deno.test("bench shows errors by kind with counts and an example in the terminal
 });
 
 Deno.test("a run where nothing was answered says why at the top of its reports, not with empty charts", async () => {
+  await using failing = await startReferenceServer({ predictor: "uniform", faults: "http500=1" });
   const out = await Deno.makeTempDir();
   const r = await runScript("bench.ts", [
     "workflows/llama.ts",
     "--base-url",
-    `http://127.0.0.1:${freePort()}`,
+    failing.url,
     "--limit",
     "4",
     "--out",
@@ -70,7 +71,7 @@ Deno.test("a run where nothing was answered says why at the top of its reports, 
   assert.ok(errorsAt > 0 && errorsAt < md.indexOf("## Headline"), "errors come first");
   assert.match(
     md,
-    /\| network \| 20 \| 4 \| Cannot reach "http:\/\/127\.0\.0\.1:\d+\/v1\/systemone": tcp connect error/,
+    /\| unavailable \| 20 \| 4 \| HTTP 500 from/,
   );
   assert.match(md, /No decision was answered/);
   const html = await Deno.readTextFile(`${out}/report.html`);

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { metricsAt } from "./sweep.ts";
-import { OVERALL_LANE, type SweepMetrics } from "./sweep.ts";
+import { type BarCounts, metricsOfCounts, OVERALL_LANE, type SweepMetrics } from "./sweep.ts";
 
 /** One case's line of `gate.jsonl`. */
 export interface GateRecord {
@@ -94,45 +93,107 @@ export interface GateLane {
  * ```
  */
 export function gateLanes(
-  records: readonly GateRecord[],
+  records: Iterable<GateRecord>,
   _threshold: number,
   options: { confidence?: number } = {},
 ): GateLane[] {
-  const byLane = new Map<string, GateRecord[]>();
-  for (const r of records) {
-    const lane = byLane.get(r.lane);
-    if (lane) lane.push(r);
-    else byLane.set(r.lane, [r]);
-  }
-  const lanes = [...byLane.keys()].sort().map((lane) =>
-    laneOf(lane, byLane.get(lane) ?? [], options)
-  );
-  return [...lanes, laneOf(OVERALL_LANE, records, options)];
+  const tally = new GateLaneTally();
+  for (const r of records) tally.add(r);
+  return tally.lanes(options);
 }
 
-function laneOf(
-  lane: string,
-  records: readonly GateRecord[],
-  options: { confidence?: number },
-): GateLane {
-  // Rates follow the verdicts (a policy's bar applies to the calibrated P(yes), not p_yes).
-  const items = records.flatMap((r) =>
-    (r.verdict === "pass" || r.verdict === "fail") && r.label !== null
-      ? [{ id: r.id, lane, p_yes: r.verdict === "pass" ? 1 : 0, label: r.label }]
-      : []
-  );
+/** One lane's counts, as records arrive. */
+interface LaneCounts extends BarCounts {
+  cases: number;
+  pass: number;
+  fail: number;
+  escalate: number;
+  undecided: number;
+}
+
+/**
+ * {@linkcode gateLanes} fed one record at a time: a few counts per lane, never the records.
+ */
+export class GateLaneTally {
+  readonly #lanes = new Map<string, LaneCounts>();
+  readonly #overall = emptyLane();
+
+  /**
+   * Counts one record.
+   *
+   * @param r The record.
+   */
+  add(r: GateRecord): void {
+    let lane = this.#lanes.get(r.lane);
+    if (lane === undefined) this.#lanes.set(r.lane, lane = emptyLane());
+    for (const c of [lane, this.#overall]) {
+      c.cases++;
+      if (r.verdict === "pass") c.pass++;
+      else if (r.verdict === "fail") c.fail++;
+      else if (r.verdict === "escalate") c.escalate++;
+      else c.undecided++;
+      // Rates follow the verdicts (a policy's bar applies to the calibrated P(yes), not p_yes).
+      if ((r.verdict !== "pass" && r.verdict !== "fail") || r.label === null) continue;
+      const pass = r.verdict === "pass";
+      c.n++;
+      if (r.label) {
+        c.positives++;
+        if (!pass) c.falseFails++;
+      } else if (pass) c.falsePasses++;
+    }
+  }
+
+  /** Records counted `undecided`. */
+  get undecided(): number {
+    return this.#overall.undecided;
+  }
+
+  /** Records counted. */
+  get cases(): number {
+    return this.#overall.cases;
+  }
+
+  /**
+   * The lanes (sorted by name), then the overall row.
+   *
+   * @param options Confidence of the bound.
+   * @returns The rows.
+   */
+  lanes(options: { confidence?: number } = {}): GateLane[] {
+    const names = [...this.#lanes.keys()].sort();
+    return [
+      ...names.map((name) => laneOf(name, this.#lanes.get(name) as LaneCounts, options)),
+      laneOf(OVERALL_LANE, this.#overall, options),
+    ];
+  }
+}
+
+function emptyLane(): LaneCounts {
+  return {
+    cases: 0,
+    pass: 0,
+    fail: 0,
+    escalate: 0,
+    undecided: 0,
+    n: 0,
+    positives: 0,
+    falsePasses: 0,
+    falseFails: 0,
+  };
+}
+
+function laneOf(lane: string, c: LaneCounts, options: { confidence?: number }): GateLane {
   return {
     lane,
-    cases: records.length,
-    pass: records.filter((r) => r.verdict === "pass").length,
-    fail: records.filter((r) => r.verdict === "fail").length,
-    undecided: records.filter((r) => r.verdict === "undecided").length,
-    escalate: records.filter((r) => r.verdict === "escalate").length,
-    labelled: items.length,
-    rates: items.length
-      ? metricsAt(
-        items,
-        0.5,
+    cases: c.cases,
+    pass: c.pass,
+    fail: c.fail,
+    undecided: c.undecided,
+    escalate: c.escalate,
+    labelled: c.n,
+    rates: c.n
+      ? metricsOfCounts(
+        c,
         options.confidence !== undefined ? { confidence: options.confidence } : {},
       )
       : null,

@@ -19,7 +19,7 @@ export interface SavedGate {
   records: GateRecord[];
 }
 
-const VERDICTS = new Set(["pass", "fail", "undecided"]);
+const VERDICTS = new Set(["pass", "fail", "escalate", "undecided"]);
 
 /**
  * Reads a gate's directory for `--resume`.

@@ -15,12 +15,12 @@ import {
   type ReplyCache,
   tryBuild,
 } from "../client/mod.ts";
-import type { Case, Dataset, Question } from "../dataset/mod.ts";
+import type { Case, Question, QuestionSet } from "../dataset/mod.ts";
 import { writeAtomic } from "../record/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import {
   askCacheFor,
-  loadCases,
+  openCases,
   preparedIdentity,
   prepareEndpoint,
   type SampleSpec,
@@ -28,7 +28,7 @@ import {
   WorkflowError,
 } from "../workflow/mod.ts";
 import { DEFAULT_GATE_THRESHOLD } from "./gate.ts";
-import { type GateLane, gateLanes, type GateRecord } from "./gate_report.ts";
+import { type GateLane, GateLaneTally, type GateRecord } from "./gate_report.ts";
 import { decideWithPolicy, ESCALATE, type GatePolicy } from "./policy_apply.ts";
 import { gateMismatch, type SavedGate } from "./gate_resume.ts";
 
@@ -197,8 +197,12 @@ export interface GateRun {
 export interface GateRunResult {
   /** The output directory. */
   dir: string;
-  /** One record per case, in case order. */
-  records: GateRecord[];
+  /**
+   * One record per case, in case order, read back from `gate.jsonl` (never held in memory).
+   *
+   * @returns The records.
+   */
+  records(): AsyncIterable<GateRecord>;
   /** `gate.json` as written. */
   run: GateRun;
 }
@@ -209,56 +213,132 @@ function gateId(name: string, now: Date): string {
 }
 
 /**
- * Finds the yes/no question a gate asks in the selected cases.
+ * Finds the yes/no question a gate asks in the selected cases, and how many cases ask it.
  *
- * @param cases The selected cases.
+ * @param set The opened question set (its selection applied).
  * @param name The question name.
  * @param file The workflow file, for messages.
- * @returns The cases that ask it, and the question.
+ * @returns The question and the number of selected cases that ask it.
  * @throws {WorkflowError} When no case asks it, or it is not a yes/no (`noul`) question.
  */
-export function gateQuestion(
-  cases: readonly Case[],
+export async function gateQuestion(
+  set: QuestionSet,
   name: string,
   file: string,
-): { cases: Case[]; question: Question & { type: "noul" } } {
-  const asking = cases.filter((c) => Object.hasOwn(c.questions, name));
-  const question = asking[0]?.questions[name];
-  if (question === undefined) {
-    const names = [...new Set(cases.flatMap((c) => Object.keys(c.questions)))];
+): Promise<{ count: number; question: Question & { type: "noul" } }> {
+  if (!set.questions.includes(name)) {
     throw new WorkflowError(
-      `Cannot gate "${file}": no case asks question "${name}" (questions: ${names.join(", ")})`,
+      `Cannot gate "${file}": no case asks question "${name}" (questions: ${
+        set.questions.join(", ")
+      })`,
     );
   }
+  // The first case asking each question gives its definition; usually the first case asks all.
+  const types = new Map<string, Question>();
+  for await (const c of set.cases()) {
+    for (const [n, q] of Object.entries(c.questions)) if (!types.has(n)) types.set(n, q);
+    if (types.size === set.questions.length) break;
+  }
+  const question = types.get(name) as Question;
   if (question.type !== "noul") {
-    const yesNo = [
-      ...new Set(
-        cases.flatMap((c) =>
-          Object.entries(c.questions).filter(([, q]) => q.type === "noul").map(([n]) => n)
-        ),
-      ),
-    ];
+    const yesNo = [...types].filter(([, q]) => q.type === "noul").map(([n]) => n);
     throw new WorkflowError(
       `Cannot gate "${file}": question "${name}" is a ${question.type} question; the gate asks a yes/no (noul) question (${
         yesNo.join(", ") || "none here"
       })`,
     );
   }
-  return { cases: asking, question: question as Question & { type: "noul" } };
+  // Every case asks every question: no need to count.
+  let count = set.count;
+  if (set.decisions !== set.count * set.questions.length) {
+    count = 0;
+    for await (const c of set.cases()) if (Object.hasOwn(c.questions, name)) count++;
+  }
+  return { count, question: question as Question & { type: "noul" } };
 }
 
-/** The cases of a saved gate, in its order; an id the question set no longer has is refused. */
-function savedCases(saved: SavedGate, cases: readonly Case[]): Case[] {
-  const byId = new Map(cases.map((c) => [c.id, c]));
-  return saved.records.map((r) => {
-    const item = byId.get(r.id);
-    if (item === undefined) {
-      throw new WorkflowError(
-        `Cannot resume the gate in "${saved.dir}": case "${r.id}" of gate.jsonl is not in the question set any more; start a new gate`,
-      );
+/** What a case's record needs when it was never asked. */
+interface Stub {
+  id: string;
+  lane: string;
+  label: boolean | null;
+}
+
+/**
+ * `gate.jsonl` written in case order while cases finish in any order: a record waits only for
+ * the ones before it still in flight; lines go to a temporary file renamed at the end.
+ */
+class OrderedLines {
+  readonly #waiting = new Map<number, GateRecord>();
+  #next = 0;
+  #chunk = "";
+  #file: Deno.FsFile | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  readonly tmp: string;
+
+  constructor(readonly path: string) {
+    this.tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  }
+
+  async open(): Promise<void> {
+    this.#file = await Deno.open(this.tmp, { write: true, createNew: true });
+  }
+
+  /** The record of case `index` (each index once). */
+  put(index: number, record: GateRecord): void {
+    this.#waiting.set(index, record);
+    for (
+      let r = this.#waiting.get(this.#next);
+      r !== undefined;
+      r = this.#waiting.get(this.#next)
+    ) {
+      this.#waiting.delete(this.#next++);
+      this.#chunk += JSON.stringify(r) + "\n";
     }
-    return item;
-  });
+    if (this.#chunk.length >= 1 << 16) this.#flush();
+  }
+
+  /** Whether case `index` has its record (written or waiting). */
+  has(index: number): boolean {
+    return index < this.#next || this.#waiting.has(index);
+  }
+
+  #flush(): void {
+    const bytes = new TextEncoder().encode(this.#chunk);
+    this.#chunk = "";
+    const file = this.#file as Deno.FsFile;
+    this.#writing = this.#writing.then(async () => {
+      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+    });
+  }
+
+  /** Writes what is left and puts the file in place. */
+  async close(): Promise<void> {
+    this.#flush();
+    await this.#writing;
+    this.#file?.close();
+    this.#file = undefined;
+    await Deno.rename(this.tmp, this.path);
+  }
+
+  /** Leaves no temporary file behind. */
+  async abandon(): Promise<void> {
+    await this.#writing.catch(() => {});
+    this.#file?.close();
+    this.#file = undefined;
+    await Deno.remove(this.tmp).catch(() => {});
+  }
+}
+
+async function* readRecords(path: string): AsyncIterable<GateRecord> {
+  const file = await Deno.open(path);
+  let rest = "";
+  for await (const text of file.readable.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + text).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) if (line) yield JSON.parse(line) as GateRecord;
+  }
+  if (rest) yield JSON.parse(rest) as GateRecord;
 }
 
 /**
@@ -288,28 +368,54 @@ export async function runGate(
   const spec = workflow.endpoint ?? workflow.endpoints?.[0];
   if (!spec) throw new TypeError("Cannot gate: the workflow has no endpoint");
   const saved = options.resume;
-  const loaded = await loadCases(workflow, {
+  // The question set is read as a stream: a case is held only while it is asked.
+  const set = await openCases(workflow, {
     limit: saved ? undefined : options.limit,
     sample: saved ? undefined : options.sample,
   });
-  const picked = gateQuestion(loaded.cases, question, workflow.name);
-  if (saved) picked.cases = savedCases(saved, picked.cases);
-  const dataset: Dataset = loaded.dataset;
+  const picked = await gateQuestion(set, question, workflow.name);
+  // Resuming: the decided verdicts stay; only the undecided cases are asked again. The saved
+  // gate's cases are found in the set, in its order (the order the gate first wrote them).
+  const kept = new Map<string, GateRecord>();
+  const savedIds = new Set<string>();
+  if (saved) {
+    for (const r of saved.records) {
+      savedIds.add(r.id);
+      if (r.verdict !== "undecided") kept.set(r.id, r);
+    }
+    const found = new Set<string>();
+    for await (const c of set.cases()) if (savedIds.has(c.id)) found.add(c.id);
+    const missing = saved.records.find((r) => !found.has(r.id));
+    if (missing !== undefined) {
+      throw new WorkflowError(
+        `Cannot resume the gate in "${saved.dir}": case "${missing.id}" of gate.jsonl is not in the question set any more; start a new gate`,
+      );
+    }
+  }
+  const toAskCount = saved ? saved.records.length - kept.size : picked.count;
   const endpoint = await prepareEndpoint(spec, {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
-    questionSet: dataset,
+    questionSet: set,
   });
   const started = new Date();
-  const records: (GateRecord | undefined)[] = new Array(picked.cases.length);
-  // Resuming: the decided verdicts stay; only the undecided cases are asked again.
-  const kept = new Map(
-    (saved?.records ?? []).filter((r) => r.verdict !== "undecided").map((r) => [r.id, r]),
-  );
-  for (const [i, item] of picked.cases.entries()) records[i] = kept.get(item.id);
-  const toAsk = picked.cases.map((item, index) => ({ item, index }))
-    .filter(({ index }) => records[index] === undefined);
+  const dir = saved?.dir ?? options.outDir ??
+    join(workflow.output.dir, gateId(workflow.name, started));
+  const provenance = (
+    lane: string,
+    model: string | null,
+    reply?: { responseId?: string | null | undefined; cost?: number | null | undefined },
+  ) => ({
+    kind: "atomic-decision" as const,
+    model,
+    response_id: reply?.responseId ?? null,
+    cost: reply?.cost ?? null,
+    threshold: barOf(options.policy, lane, threshold),
+    calibrated,
+  });
+  const tally = new GateLaneTally();
+  let out: OrderedLines | undefined;
   let fatal: string | null = null;
   let identity: string;
   try {
@@ -319,7 +425,7 @@ export async function runGate(
         question,
         threshold,
         calibrated,
-        revision: dataset.info.revision,
+        revision: set.info.revision,
         endpoint: identity,
         model: endpoint.model,
       };
@@ -330,6 +436,10 @@ export async function runGate(
         );
       }
     }
+    await Deno.mkdir(dir, { recursive: true });
+    out = new OrderedLines(join(dir, "gate.jsonl"));
+    await out.open();
+    const lines = out;
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const questions = { [question]: picked.question };
@@ -344,106 +454,125 @@ export async function runGate(
       parallel = choice.parallel;
     }
     const cache = askCacheFor(options.cache, endpoint, 0);
-    await pool(toAsk, parallel, async ({ item, index }) => {
-      const request = tryBuild(endpoint.engine, {
-        state: item.state,
-        questions,
-        model: endpoint.model,
-        stateEncoding: endpoint.spec.stateEncoding,
+    const put = (index: number, record: GateRecord): void => {
+      tally.add(record);
+      lines.put(index, record);
+    };
+    // Cases handed out, with what their record needs if they are never answered.
+    const stubs = new Map<number, Stub>();
+    let taken = 0;
+    const asking = (async function* () {
+      for await (const item of set.cases()) {
+        if (!Object.hasOwn(item.questions, question)) continue;
+        if (saved && !savedIds.has(item.id)) continue;
+        const index = taken++;
+        const decided = kept.get(item.id);
+        if (decided !== undefined) {
+          put(index, decided); // a resumed gate's decided verdict, kept as it was
+          continue;
+        }
+        const gold = item.gold[question];
+        stubs.set(index, {
+          id: item.id,
+          lane: item.workflow,
+          label: gold ? gold.label === "true" : null,
+        });
+        yield { item, index };
+      }
+    })();
+    // The pool ends its iterator when it stops early; the cases left are still written below.
+    const handedOut: AsyncIterable<{ item: Case; index: number }> = {
+      [Symbol.asyncIterator]: () => ({ next: () => asking.next() }),
+    };
+    const notAsked = (index: number): void => {
+      const stub = stubs.get(index) as Stub;
+      stubs.delete(index);
+      put(index, {
+        id: stub.id,
+        lane: stub.lane,
+        p_yes: null,
+        verdict: "undecided",
+        label: stub.label,
+        error: fatal !== null
+          ? { kind: "not_asked", message: `Not asked: the gate stopped (${fatal})` }
+          : { kind: "not_asked", message: "Not asked: the gate was interrupted" },
+        ...policyFields(options.policy, null),
+        provenance: provenance(stub.lane, null),
       });
-      let outcome;
-      try {
-        outcome = "error" in request
-          ? request
-          : await askCase(endpoint.engine, request, questions, {
-            ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
-            timeoutMs: endpoint.spec.timeoutMs,
-            maxReplyBytes: endpoint.spec.maxReplyBytes,
-            maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
-            retries: endpoint.spec.retries,
-            ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-            signal,
-            cache,
-          });
-      } catch (error) {
-        if (signal.aborted) return; // left undecided below
-        throw error;
+    };
+    try {
+      await pool(handedOut, parallel, async ({ item, index }) => {
+        const request = tryBuild(endpoint.engine, {
+          state: item.state,
+          questions,
+          model: endpoint.model,
+          stateEncoding: endpoint.spec.stateEncoding,
+        });
+        let outcome;
+        try {
+          outcome = "error" in request
+            ? request
+            : await askCase(endpoint.engine, request, questions, {
+              ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+              timeoutMs: endpoint.spec.timeoutMs,
+              maxReplyBytes: endpoint.spec.maxReplyBytes,
+              maxRetryAfterMs: endpoint.spec.maxRetryAfterMs,
+              retries: endpoint.spec.retries,
+              ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+              signal,
+              cache,
+            });
+        } catch (error) {
+          if (signal.aborted) return; // left undecided below
+          throw error;
+        }
+        if (outcome.fatal) {
+          fatal ??= outcome.error?.message ?? "fatal error";
+          stop.abort();
+          return;
+        }
+        const reply = outcome.reply;
+        const probabilities = reply?.answers[question]?.probabilities;
+        const p = probabilities?.true;
+        const decided = typeof p === "number";
+        const stub = stubs.get(index) as Stub;
+        stubs.delete(index);
+        const applied = decided && probabilities && options.policy
+          ? decideWithPolicy(options.policy.policy, item.workflow, probabilities)
+          : undefined;
+        const record: GateRecord = {
+          id: item.id,
+          lane: item.workflow,
+          p_yes: decided ? p : null,
+          verdict: !decided
+            ? "undecided"
+            : applied
+            ? applied.action === ESCALATE ? "escalate" : applied.action === "true" ? "pass" : "fail"
+            : p >= threshold
+            ? "pass"
+            : "fail",
+          label: stub.label,
+          error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
+          ...policyFields(options.policy, applied?.calibrated.true ?? null),
+          ...("cached" in outcome && outcome.cached === true ? { cached: true as const } : {}),
+          provenance: provenance(item.workflow, reply?.model ?? null, reply ?? undefined),
+        };
+        put(index, record);
+        options.onRecord?.(record, ++done, toAskCount);
+      }, signal);
+    } finally {
+      // Cases handed out but not answered, then the ones never handed out.
+      for (const index of [...stubs.keys()].sort((x, y) => x - y)) notAsked(index);
+      if (signal.aborted) {
+        for await (const { index } of handedOut) notAsked(index);
       }
-      if (outcome.fatal) {
-        fatal ??= outcome.error?.message ?? "fatal error";
-        stop.abort();
-        return;
-      }
-      const reply = outcome.reply;
-      const probabilities = reply?.answers[question]?.probabilities;
-      const p = probabilities?.true;
-      const decided = typeof p === "number";
-      const gold = item.gold[question];
-      const applied = decided && probabilities && options.policy
-        ? decideWithPolicy(options.policy.policy, item.workflow, probabilities)
-        : undefined;
-      const record: GateRecord = {
-        id: item.id,
-        lane: item.workflow,
-        p_yes: decided ? p : null,
-        verdict: !decided
-          ? "undecided"
-          : applied
-          ? applied.action === ESCALATE ? "escalate" : applied.action === "true" ? "pass" : "fail"
-          : p >= threshold
-          ? "pass"
-          : "fail",
-        label: gold ? gold.label === "true" : null,
-        error: decided ? null : outcome.error ?? { kind: "malformed", message: "No answer" },
-        ...policyFields(options.policy, applied?.calibrated.true ?? null),
-        ...("cached" in outcome && outcome.cached === true ? { cached: true as const } : {}),
-        provenance: {
-          kind: "atomic-decision",
-          model: reply?.model ?? null,
-          response_id: reply?.responseId ?? null,
-          cost: reply?.cost ?? null,
-          threshold: barOf(options.policy, item.workflow, threshold),
-          calibrated,
-        },
-      };
-      records[index] = record;
-      options.onRecord?.(record, ++done, toAsk.length);
-    }, signal);
+    }
+    await lines.close();
+    out = undefined;
   } finally {
+    await out?.abandon();
     await endpoint.close();
   }
-  const final = picked.cases.map((item, i): GateRecord =>
-    records[i] ?? {
-      id: item.id,
-      lane: item.workflow,
-      p_yes: null,
-      verdict: "undecided",
-      label: item.gold[question] ? item.gold[question]?.label === "true" : null,
-      error: fatal !== null
-        ? { kind: "not_asked", message: `Not asked: the gate stopped (${fatal})` }
-        : { kind: "not_asked", message: "Not asked: the gate was interrupted" },
-      ...policyFields(options.policy, null),
-      provenance: {
-        kind: "atomic-decision",
-        model: null,
-        response_id: null,
-        cost: null,
-        threshold: barOf(options.policy, item.workflow, threshold),
-        calibrated,
-      },
-    }
-  );
-  const dir = saved?.dir ?? options.outDir ??
-    join(workflow.output.dir, gateId(workflow.name, started));
-  await Deno.mkdir(dir, { recursive: true });
-  // Streamed a line at a time, never joined into one string.
-  const lines = async function* () {
-    for (const r of final) yield JSON.stringify(r) + "\n";
-  };
-  await writeAtomic(
-    join(dir, "gate.jsonl"),
-    ReadableStream.from(lines()).pipeThrough(new TextEncoderStream()),
-  );
   const run: GateRun = {
     tool: TOOL_NAME,
     tool_version: TOOL_VERSION,
@@ -452,15 +581,15 @@ export async function runGate(
     instructions: picked.question.instructions,
     endpoint: identity,
     model: endpoint.model,
-    dataset: dataset.info.dataset,
-    revision: dataset.info.revision,
+    dataset: set.info.dataset,
+    revision: set.info.revision,
     threshold,
     calibrated,
     started_at: saved?.run.started_at ?? started.toISOString(),
     finished_at: new Date().toISOString(),
-    cases: final.length,
-    undecided: final.filter((r) => r.verdict === "undecided").length,
-    lanes: gateLanes(final, threshold),
+    cases: tally.cases,
+    undecided: tally.undecided,
+    lanes: tally.lanes(),
     fatal,
     ...(options.policy
       ? {
@@ -473,7 +602,7 @@ export async function runGate(
           source_run: options.policy.policy.source.run,
           source_question_set_sha256: options.policy.policy.source.questionSetSha256,
           new_cases: options.policy.policy.source.questionSetSha256 !== null &&
-            options.policy.policy.source.questionSetSha256 !== dataset.info.revision,
+            options.policy.policy.source.questionSetSha256 !== set.info.revision,
         },
       }
       : {}),
@@ -482,7 +611,7 @@ export async function runGate(
       : saved?.run.workflow_file !== undefined
       ? { workflow_file: saved.run.workflow_file }
       : {}),
-    ...(saved ? { resumed: toAsk.length } : {}),
+    ...(saved ? { resumed: toAskCount } : {}),
     ...(options.sample !== undefined && !saved
       ? { sample: options.sample }
       : saved?.run.sample !== undefined
@@ -490,7 +619,8 @@ export async function runGate(
       : {}),
   };
   await writeAtomic(join(dir, "gate.json"), JSON.stringify(run, null, 2) + "\n");
-  return { dir, records: final, run };
+  const path = join(dir, "gate.jsonl");
+  return { dir, records: () => readRecords(path), run };
 }
 
 /** A record's policy fields: the calibrated P(yes) and the policy's sha256 (none without one). */

@@ -134,7 +134,6 @@ export function metricsAt(
   threshold: number,
   options: MetricsAtOptions = {},
 ): SweepMetrics {
-  const confidence = options.confidence ?? 0.95;
   let positives = 0;
   let falsePasses = 0;
   let falseFails = 0;
@@ -145,7 +144,31 @@ export function metricsAt(
       if (!pass) falseFails++;
     } else if (pass) falsePasses++;
   }
-  const n = items.length;
+  return metricsOfCounts({ n: items.length, positives, falsePasses, falseFails }, options);
+}
+
+/** The counts behind one bar's rates. */
+export interface BarCounts {
+  /** Labelled items. */
+  n: number;
+  /** Items labelled yes. */
+  positives: number;
+  /** Items labelled no that pass. */
+  falsePasses: number;
+  /** Items labelled yes that fail. */
+  falseFails: number;
+}
+
+/**
+ * Rates of one bar from its counts (what {@linkcode metricsAt} counts over items).
+ *
+ * @param counts The counts.
+ * @param options Confidence of the false-pass bound.
+ * @returns Counts and rates.
+ */
+export function metricsOfCounts(counts: BarCounts, options: MetricsAtOptions = {}): SweepMetrics {
+  const confidence = options.confidence ?? 0.95;
+  const { n, positives, falsePasses, falseFails } = counts;
   const negatives = n - positives;
   return {
     n,

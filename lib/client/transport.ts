@@ -65,28 +65,68 @@ class ReplyTooLarge extends Error {
  */
 async function readLimited(response: Response, maxBytes: number): Promise<string> {
   if (response.body === null) return "";
-  const reader = response.body.getReader();
-  // The chunks are copied into one buffer, never kept: a small chunk may be a view into a much
-  // larger buffer, so keeping thousands of them holds far more memory than the bytes they show.
-  let bytes = new Uint8Array(64 * 1024);
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = response.body.getReader({ mode: "byob" });
+  } catch {
+    return await readChunks(response, maxBytes); // not a byte stream
+  }
+  // A reader of our own buffers, filled block by block: the default reader hands out a fresh chunk
+  // for every read (4 KiB of a decompressed reply), each with its own backing store, so a reply
+  // read to the limit left hundreds of MB of garbage behind at a few requests in flight.
+  // Decoded to text only once the whole reply is in: a reply over the limit never becomes a string.
+  const full: Uint8Array[] = [];
+  let block = new Uint8Array(READ_BLOCK);
+  let filled = 0;
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read(block.subarray(filled));
+    // The block was handed over to the stream; it comes back as the view's buffer.
+    if (value !== undefined) block = new Uint8Array(value.buffer);
+    if (done || value === undefined) break;
+    filled += value.byteLength;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ReplyTooLarge(response.status);
+    }
+    if (filled === block.byteLength) {
+      full.push(block);
+      block = new Uint8Array(READ_BLOCK);
+      filled = 0;
+    }
+  }
+  if (full.length === 0) return new TextDecoder().decode(block.subarray(0, filled));
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const b of full) {
+    bytes.set(b, at);
+    at += b.byteLength;
+  }
+  bytes.set(block.subarray(0, filled), at);
+  return new TextDecoder().decode(bytes);
+}
+
+/** Bytes read at a time into one block. */
+const READ_BLOCK = 64 * 1024;
+
+/** {@linkcode readLimited} for a body that is not a byte stream. */
+async function readChunks(response: Response, maxBytes: number): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (total + value.byteLength > maxBytes) {
+    total += value.byteLength;
+    if (total > maxBytes) {
       await reader.cancel().catch(() => {});
       throw new ReplyTooLarge(response.status);
     }
-    if (total + value.byteLength > bytes.byteLength) {
-      const size = Math.min(maxBytes, Math.max(bytes.byteLength * 2, total + value.byteLength));
-      const grown = new Uint8Array(size);
-      grown.set(bytes.subarray(0, total));
-      bytes = grown;
-    }
-    bytes.set(value, total);
-    total += value.byteLength;
+    text += decoder.decode(value, { stream: true });
   }
-  return new TextDecoder().decode(bytes.subarray(0, total));
+  return text + decoder.decode();
 }
 
 /**
@@ -171,7 +211,18 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
   const headers: Record<string, string> = { ...request.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (signal?.aborted) throw signal.reason;
-  const deadline = AbortSignal.timeout(timeoutMs);
+  // One controller per request, its timer cleared and its listener removed when the request ends:
+  // `AbortSignal.any([signal, AbortSignal.timeout(t)])` keeps every request's signals reachable
+  // from the run's long-lived signal (about 450 bytes a request, measured in Deno 2.9: 130 MB over
+  // 300,000 requests) and each timer alive for its whole timeout.
+  const perRequest = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    perRequest.abort(new DOMException("The request timed out", "TimeoutError"));
+  }, timeoutMs);
+  const onAbort = () => perRequest.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
   const started = performance.now();
   let response: Response;
   let body: string;
@@ -180,7 +231,7 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
       method: "POST",
       headers,
       body: request.body,
-      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      signal: perRequest.signal,
     });
     body = await readLimited(response, maxReplyBytes);
   } catch (error) {
@@ -195,11 +246,14 @@ export async function send(request: EngineRequest, options: SendOptions = {}): P
         { status: error.status, transient: false },
       );
     }
-    if (deadline.aborted) {
+    if (timedOut) {
       throw new EndpointError("timeout", `No answer from "${where}" within ${timeoutMs} ms`);
     }
     const detail = redact(networkDetail(error), [apiKey]);
     throw new EndpointError("network", `Cannot reach "${where}": ${detail.slice(0, 200)}`);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
   const latencyMs = performance.now() - started;
   if (response.ok) {

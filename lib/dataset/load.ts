@@ -12,7 +12,7 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzip, sha256Hex, writeAtomic } from "../bytes.ts";
+import { gunzip, sha256Hex } from "../bytes.ts";
 import { findCaseProblem } from "./_check_cases.ts";
 import { DATASET_ID, PINNED, REVISION, VENDORED_MANIFEST_SHA256 } from "./constants.ts";
 import { DatasetIntegrityError } from "./integrity_error.ts";
@@ -130,7 +130,6 @@ class Verifier {
   async rows(
     file: string,
     expectedSha256: string,
-    keep: boolean,
   ): Promise<{ text: string; sha256: string; gzSha256: string; known: boolean }> {
     const gz = await this.read(file, "the vendored data");
     if (gz.length === 0) this.fail(file, "is empty");
@@ -140,23 +139,13 @@ class Verifier {
     if (seen && seen.gzSha256 === gzSha256 && seen.sha256 === expectedSha256) {
       return { text: seen.text, sha256: seen.sha256, gzSha256, known: true };
     }
-    // Decompressed by an earlier process: used only when its content has the manifest's sha256.
-    const cached = new URL(`typed-decisions-${gzSha256}.jsonl`, DECOMPRESSED_DIR);
-    let bytes: Uint8Array | undefined = keep
-      ? await Deno.readFile(cached).catch(() => undefined)
-      : undefined;
-    let sha256 = bytes && await sha256Hex(bytes);
-    if (bytes === undefined || sha256 !== expectedSha256) {
-      let decompressed: Uint8Array;
-      try {
-        decompressed = await gunzip(gz);
-      } catch (error) {
-        this.fail(file, `is truncated or corrupt: ${(error as Error).message}`, error);
-      }
-      bytes = decompressed;
-      sha256 = await sha256Hex(bytes);
-      if (keep && sha256 === expectedSha256) await keepDecompressed(cached, bytes);
+    let bytes: Uint8Array;
+    try {
+      bytes = await gunzip(gz);
+    } catch (error) {
+      this.fail(file, `is truncated or corrupt: ${(error as Error).message}`, error);
     }
+    const sha256 = await sha256Hex(bytes);
     if (sha256 !== expectedSha256) {
       this.fail(
         file,
@@ -166,22 +155,6 @@ class Verifier {
     const text = new TextDecoder().decode(bytes);
     if (!text.endsWith("\n")) this.fail(file, "does not end with a newline");
     return { text, sha256, gzSha256, known: false };
-  }
-}
-
-/**
- * Where the verified vendored data files are kept decompressed, named by the sha256 of their
- * compressed bytes (`.cache/` in the checkout; gunzip is a third of a load).
- */
-const DECOMPRESSED_DIR = new URL("../../.cache/", import.meta.url);
-
-/** Keeps verified decompressed bytes at `url` (atomically); a failure leaves no file. */
-async function keepDecompressed(url: URL, bytes: Uint8Array): Promise<void> {
-  try {
-    await Deno.mkdir(DECOMPRESSED_DIR, { recursive: true });
-    await writeAtomic(fileURLToPath(url), bytes);
-  } catch {
-    // Not writable: the next load decompresses again.
   }
 }
 
@@ -228,8 +201,7 @@ export async function loadDataset(options: LoadDatasetOptions = {}): Promise<Dat
   }
   const dataFile = join(dir, entry.data);
   // Only the vendored files are kept decompressed (other folders are tests' and one-offs').
-  const keep = dir === toPath(VENDOR_DIR);
-  const { text, sha256, gzSha256, known } = await verify.rows(dataFile, entry.sha256, keep);
+  const { text, sha256, gzSha256, known } = await verify.rows(dataFile, entry.sha256);
   const lines = text.slice(0, -1).split("\n");
   if (lines.length !== entry.rows) {
     verify.fail(dataFile, `has ${lines.length} rows, the manifest says ${entry.rows}`);

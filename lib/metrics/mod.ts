@@ -101,6 +101,8 @@ export {
   type PairedInput,
   type PairedOptions,
   type PairedRow,
+  PairedTally,
+  type PairedTallyOptions,
 } from "./paired.ts";
 export { type PairedMetricDifference, pairedMetricDifference } from "./paired_metric.ts";
 export { type MurphyDecomposition, murphyDecomposition, type MurphyInput } from "./murphy.ts";

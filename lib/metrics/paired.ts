@@ -148,79 +148,226 @@ export function pairedComparison(
   b: readonly PairedInput[],
   options: PairedOptions = {},
 ): PairedComparison {
-  const { resamples, seed, level } = resolveBootstrapOptions(options);
-  const byKeyB = indexDecisions(b, "B");
-  const keysA = indexDecisions(a, "A");
+  const tally = new PairedTally(options);
+  // Run B's duplicates are named first, as they are found first.
+  const seen = new Set<string>();
+  for (const d of b) {
+    const key = decisionKey(d);
+    if (seen.has(key)) throw duplicate("B", d);
+    seen.add(key);
+  }
+  seen.clear();
+  for (const d of a) tally.addA(d);
+  for (const d of b) tally.addB(d);
+  return tally.result();
+}
 
-  const total = emptyCounts();
-  const workflows = new Map<string, McNemarCounts>();
-  const questions = new Map<string, McNemarCounts>();
-  const perCase = new Map<string, { n: number; a: number; b: number }>();
-  for (const [key, da] of keysA) {
-    const db = byKeyB.get(key);
-    if (db === undefined) continue;
-    const rightA = da.correct === true && isAnswered(da);
-    const rightB = db.correct === true && isAnswered(db);
-    for (
-      const counts of [
-        total,
-        countsFor(workflows, da.workflow),
-        countsFor(questions, `${da.workflow}/${da.question}`),
-      ]
-    ) tally(counts, rightA, rightB);
-    const c = perCase.get(da.case) ?? { n: 0, a: 0, b: 0 };
+/** Options of {@linkcode PairedTally}. */
+export interface PairedTallyOptions extends PairedOptions {
+  /**
+   * Order the rows by where each group first appears in run A sorted by case id (then by its
+   * place in A), instead of by where it first appears in A as fed.
+   * @default false
+   */
+  caseOrder?: boolean | undefined;
+}
+
+/** A group's McNemar counts and where it first appears among A's shared decisions. */
+interface Group extends McNemarCounts {
+  key: string;
+  firstCase: string;
+  firstSeq: number;
+}
+
+const IN_A = 1;
+const RIGHT_A = 2;
+const IN_B = 4;
+/** Values per decision: `(seqA · GROUPS + group) · 8 + flags`, a safe integer. */
+const GROUPS = 65536;
+
+/**
+ * The paired comparison fed one decision at a time: every decision of run A first
+ * ({@linkcode PairedTally.addA}), then every decision of run B ({@linkcode PairedTally.addB}).
+ * It holds one number per decision key (`case/question`) and a few counts per case and group,
+ * never the decisions, so two runs of millions of decisions are compared streamed from their
+ * files. {@linkcode pairedComparison} is this over two arrays.
+ */
+export class PairedTally {
+  readonly #options: PairedTallyOptions;
+  readonly #keys = new Map<string, number>();
+  readonly #groups: Group[] = [];
+  readonly #groupIndex = new Map<string, number>();
+  readonly #workflows = new Map<string, Group>();
+  readonly #perCase = new Map<string, { n: number; a: number; b: number }>();
+  readonly #total = emptyCounts();
+  #seqA = 0;
+  #inA = 0;
+  #inB = 0;
+  #shared = 0;
+
+  /**
+   * A tally with nothing added yet.
+   *
+   * @param options Bootstrap resamples, seed and coverage; the order of the rows.
+   * @throws {RangeError} When the bootstrap options are invalid.
+   */
+  constructor(options: PairedTallyOptions = {}) {
+    resolveBootstrapOptions(options);
+    this.#options = options;
+  }
+
+  /**
+   * Adds one decision of run A (before any of run B).
+   *
+   * @param d The decision.
+   * @throws {RangeError} When run A holds the decision twice, or run B's were already added.
+   */
+  addA(d: PairedInput): void {
+    if (this.#inB > 0) throw new RangeError("Cannot add a decision of run A after run B's");
+    const key = decisionKey(d);
+    if (this.#keys.has(key)) throw duplicate("A", d);
+    const name = `${d.workflow}/${d.question}`;
+    let group = this.#groupIndex.get(name);
+    if (group === undefined) {
+      group = this.#groupIndex.size;
+      if (group >= GROUPS) {
+        throw new RangeError(`Cannot compare runs: more than ${GROUPS} questions`);
+      }
+      this.#groupIndex.set(name, group);
+    }
+    const right = d.correct && isAnswered(d) ? RIGHT_A : 0;
+    this.#keys.set(key, (this.#seqA++ * GROUPS + group) * 8 + IN_A + right);
+    this.#inA++;
+  }
+
+  /**
+   * Adds one decision of run B (after all of run A's).
+   *
+   * @param d The decision.
+   * @throws {RangeError} When run B holds the decision twice.
+   */
+  addB(d: PairedInput): void {
+    const key = decisionKey(d);
+    const value = this.#keys.get(key);
+    if (value !== undefined && (value & IN_B) !== 0) throw duplicate("B", d);
+    this.#inB++;
+    if (value === undefined || (value & IN_A) === 0) {
+      this.#keys.set(key, IN_B);
+      return;
+    }
+    this.#keys.set(key, value + IN_B);
+    this.#shared++;
+    const rightA = (value & RIGHT_A) !== 0;
+    const rightB = Boolean(d.correct) && isAnswered(d);
+    const packed = Math.floor(value / 8);
+    const seq = Math.floor(packed / GROUPS);
+    const question = this.#group(this.#groupMap(), this.#groupName(packed % GROUPS), d.case, seq);
+    const workflow = this.#group(this.#workflows, d.workflow, d.case, seq);
+    for (const counts of [this.#total, workflow, question]) tally(counts, rightA, rightB);
+    let c = this.#perCase.get(d.case);
+    if (c === undefined) this.#perCase.set(d.case, c = { n: 0, a: 0, b: 0 });
     c.n++;
     if (rightA) c.a++;
     if (rightB) c.b++;
-    perCase.set(da.case, c);
   }
-  const shared = total.onlyA + total.onlyB + total.both + total.neither;
-  const accuracyA = shared === 0 ? null : (total.onlyA + total.both) / shared;
-  const accuracyB = shared === 0 ? null : (total.onlyB + total.both) / shared;
-  return {
-    shared,
-    sharedCases: perCase.size,
-    onlyInA: keysA.size - shared,
-    onlyInB: byKeyB.size - shared,
-    accuracyA,
-    accuracyB,
-    difference: accuracyA === null || accuracyB === null ? null : accuracyB - accuracyA,
-    interval: pairedInterval(perCase, resamples, seed, level),
-    mcnemar: total,
-    pValue: mcnemarExact(total.onlyA, total.onlyB),
-    byWorkflow: [...workflows].map(([key, counts]) => row(key, counts)),
-    byQuestion: [...questions].map(([key, counts]) => row(key, counts)),
-  };
+
+  /**
+   * Whether a decision is in both runs (once both have been added).
+   *
+   * @param d The decision's case and question.
+   * @returns True when run A and run B both hold it.
+   */
+  isShared(d: Pick<PairedInput, "case" | "question">): boolean {
+    const value = this.#keys.get(decisionKey(d));
+    return value !== undefined && (value & IN_A) !== 0 && (value & IN_B) !== 0;
+  }
+
+  /** Decisions in both runs so far. */
+  get shared(): number {
+    return this.#shared;
+  }
+
+  /**
+   * The comparison of what was added.
+   *
+   * @returns Accuracies, difference with interval, McNemar counts and p-value, and rows per
+   *   workflow and per question.
+   */
+  result(): PairedComparison {
+    const { resamples, seed, level } = resolveBootstrapOptions(this.#options);
+    const total = { ...this.#total };
+    const shared = this.#shared;
+    const accuracyA = shared === 0 ? null : (total.onlyA + total.both) / shared;
+    const accuracyB = shared === 0 ? null : (total.onlyB + total.both) / shared;
+    return {
+      shared,
+      sharedCases: this.#perCase.size,
+      onlyInA: this.#inA - shared,
+      onlyInB: this.#inB - shared,
+      accuracyA,
+      accuracyB,
+      difference: accuracyA === null || accuracyB === null ? null : accuracyB - accuracyA,
+      interval: pairedInterval(this.#perCase, resamples, seed, level),
+      mcnemar: total,
+      pValue: mcnemarExact(total.onlyA, total.onlyB),
+      byWorkflow: this.#rows(this.#workflows),
+      byQuestion: this.#rows(this.#groupMap()),
+    };
+  }
+
+  #names: string[] | undefined;
+  #questions: Map<string, Group> | undefined;
+
+  #groupName(index: number): string {
+    this.#names ??= [...this.#groupIndex.keys()];
+    return this.#names[index] as string;
+  }
+
+  #groupMap(): Map<string, Group> {
+    return this.#questions ??= new Map();
+  }
+
+  /** The group `key`, made at its first shared decision; its first place kept up to date. */
+  #group(map: Map<string, Group>, key: string, caseId: string, seq: number): Group {
+    let group = map.get(key);
+    if (group === undefined) {
+      group = { key, firstCase: caseId, firstSeq: seq, ...emptyCounts() };
+      map.set(key, group);
+    } else if (this.#before(caseId, seq, group)) {
+      group.firstCase = caseId;
+      group.firstSeq = seq;
+    }
+    return group;
+  }
+
+  #before(caseId: string, seq: number, group: Group): boolean {
+    if (this.#options.caseOrder && caseId !== group.firstCase) return caseId < group.firstCase;
+    return seq < group.firstSeq;
+  }
+
+  #rows(map: ReadonlyMap<string, Group>): PairedRow[] {
+    return [...map.values()].sort((x, y) =>
+      this.#before(x.firstCase, x.firstSeq, y)
+        ? -1
+        : this.#before(y.firstCase, y.firstSeq, x)
+        ? 1
+        : 0
+    ).map((g) => row(g.key, { onlyA: g.onlyA, onlyB: g.onlyB, both: g.both, neither: g.neither }));
+  }
 }
 
-function indexDecisions(
-  decisions: readonly PairedInput[],
-  run: string,
-): Map<string, PairedInput> {
-  const index = new Map<string, PairedInput>();
-  for (const d of decisions) {
-    const key = `${d.case}\u0000${d.question}`;
-    if (index.has(key)) {
-      throw new RangeError(
-        `Cannot compare runs: run ${run} holds decision "${d.case}/${d.question}" twice; deduplicate its decisions first`,
-      );
-    }
-    index.set(key, d);
-  }
-  return index;
+function decisionKey(d: Pick<PairedInput, "case" | "question">): string {
+  return `${d.case}\u0000${d.question}`;
+}
+
+function duplicate(run: string, d: Pick<PairedInput, "case" | "question">): RangeError {
+  return new RangeError(
+    `Cannot compare runs: run ${run} holds decision "${d.case}/${d.question}" twice; deduplicate its decisions first`,
+  );
 }
 
 function emptyCounts(): McNemarCounts {
   return { onlyA: 0, onlyB: 0, both: 0, neither: 0 };
-}
-
-function countsFor(map: Map<string, McNemarCounts>, key: string): McNemarCounts {
-  let counts = map.get(key);
-  if (counts === undefined) {
-    counts = emptyCounts();
-    map.set(key, counts);
-  }
-  return counts;
 }
 
 function tally(counts: McNemarCounts, rightA: boolean, rightB: boolean): void {

@@ -38,6 +38,7 @@ export {
 export {
   answeredCases,
   compactDecisions,
+  KeptDecisions,
   ResumeMismatchError,
   scanDecisions,
   type ScannedDecisions,

@@ -16,7 +16,7 @@
  * @module
  */
 import { writeAtomic } from "../bytes.ts";
-import { readTextLines } from "./lines.ts";
+import { type DecisionLine, readDecisionLines, readTextLines } from "./lines.ts";
 import type { DecisionRecord, RunSpec } from "./schemas.ts";
 
 /** One field whose value differs between the recorded run and the current configuration. */
@@ -218,8 +218,14 @@ export function answeredCases(
 
 /** What `scanDecisions` found in a run's `decisions.jsonl`. */
 export interface ScannedDecisions {
-  /** The kept decisions by case id, as {@linkcode answeredCases} keeps them. */
-  answered: Map<string, DecisionRecord[]>;
+  /** The ids of the kept cases, as {@linkcode answeredCases} keeps them, in the order expected. */
+  answered: ReadonlySet<string>;
+  /** How many decisions the kept cases hold. */
+  decisions: number;
+  /** How many of them are correct. */
+  correct: number;
+  /** How many of them have a gold label (the others are unlabelled). */
+  labelled: number;
   /**
    * The line numbers (from 1) of the kept decisions, or null when the file holds nothing else
    * (then it stays as it is).
@@ -230,18 +236,21 @@ export interface ScannedDecisions {
 /**
  * Reads a run's `decisions.jsonl` as a stream and works out what a resume keeps: the answered
  * cases as {@linkcode answeredCases} keeps them, and whether anything else is in the file (a line
- * of an errored, unselected or superseded decision, a torn or unterminated line).
+ * of an errored, unselected or superseded decision, a torn or unterminated line). It holds a
+ * number per decision, never the decisions: {@linkcode KeptDecisions} reads them back.
  *
  * @param path Path of `decisions.jsonl` (absent: nothing recorded).
  * @param expected Question names per case id, in order, for the cases the run asks.
- * @returns The kept decisions, and the lines to keep when the file must be compacted.
+ * @returns The kept cases, and the lines to keep when the file must be compacted.
  * @throws {Error} When the file exists but cannot be read.
  */
 export async function scanDecisions(
   path: string,
   expected: ReadonlyMap<string, readonly string[]>,
 ): Promise<ScannedDecisions> {
-  const latest: Latest = new Map();
+  // The last line of each (case, question), times eight, plus one when it has no error, two when
+  // it is correct and four when it has a gold label.
+  const latest = new Map<string, number>();
   let lines = 0;
   let clean = true;
   for await (const { line, text, last } of readTextLines(path)) {
@@ -258,13 +267,102 @@ export async function scanDecisions(
       clean = false; // a torn line
       continue;
     }
-    if (expected.has(record.case)) note(latest, line, record);
+    if (!expected.has(record.case)) continue;
+    latest.set(
+      `${record.case}\u0000${record.question}`,
+      line * 8 + (record.error === null ? 1 : 0) + (record.correct === true ? 2 : 0) +
+        (record.gold !== null && record.correct !== null ? 4 : 0),
+    );
   }
-  const kept = keep(latest, expected);
+  const answered = new Set<string>();
+  const kept = new Set<number>();
+  let correct = 0;
+  let labelled = 0;
+  for (const [id, questions] of expected) {
+    const found: number[] = [];
+    for (const q of questions) {
+      const value = latest.get(`${id}\u0000${q}`);
+      if (value === undefined || value % 2 === 0) break;
+      found.push(value);
+    }
+    if (found.length !== questions.length) continue;
+    answered.add(id);
+    for (const value of found) {
+      kept.add(Math.floor(value / 8));
+      if (value & 2) correct++;
+      if (value & 4) labelled++;
+    }
+  }
   return {
-    answered: kept.answered,
-    keep: clean && kept.lines.size === lines ? null : kept.lines,
+    answered,
+    decisions: kept.size,
+    correct,
+    labelled,
+    keep: clean && kept.size === lines ? null : kept,
   };
+}
+
+/**
+ * The kept decisions of a resumed run, read back from its `decisions.jsonl` as the run reaches
+ * each kept case — the file then holds the kept decisions only (as {@linkcode scanDecisions} left
+ * it, or after {@linkcode compactDecisions}), each case's lines together. A case asked for before
+ * the file reaches it waits; cases read past on the way are held until asked for (in a run, the
+ * few answered out of order).
+ */
+export class KeptDecisions {
+  readonly #lines: AsyncGenerator<DecisionLine>;
+  readonly #held = new Map<string, DecisionRecord[]>();
+  #left: number;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * A reader of the kept decisions; the file is opened at the first `take`.
+   *
+   * @param path Path of `decisions.jsonl`.
+   * @param decisions How many kept decisions it starts with (lines appended later are not read).
+   */
+  constructor(path: string, decisions: number) {
+    this.#lines = readDecisionLines(path);
+    this.#left = decisions;
+  }
+
+  /**
+   * A kept case's decisions.
+   *
+   * @param id The case id.
+   * @param count How many decisions it has.
+   * @returns Its decisions, in file order.
+   * @throws {Error} When the file ends before them.
+   */
+  take(id: string, count: number): Promise<DecisionRecord[]> {
+    const result = this.#queue.then(() => this.#take(id, count));
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  async #take(id: string, count: number): Promise<DecisionRecord[]> {
+    for (;;) {
+      const held = this.#held.get(id);
+      if (held !== undefined && held.length >= count) {
+        this.#held.delete(id);
+        return held;
+      }
+      if (this.#left === 0) break;
+      const next = await this.#lines.next();
+      if (next.done) break;
+      this.#left--;
+      const r = next.value.record;
+      const list = this.#held.get(r.case);
+      if (list === undefined) this.#held.set(r.case, [r]);
+      else list.push(r);
+    }
+    throw new Error(`Cannot resume: the kept decisions of case "${id}" are not in decisions.jsonl`);
+  }
+
+  /** Stops reading the file. */
+  async close(): Promise<void> {
+    await this.#lines.return(undefined);
+  }
 }
 
 /**

@@ -124,6 +124,12 @@ CREATE TABLE IF NOT EXISTS classes (
   support INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS classes_by_run ON classes (run_id, question);
+-- The explorer's counts: an outcome (correct and error kind) and a confidence range, of the run or
+-- of one question, are a range of one index, never a scan of the run's rows.
+CREATE INDEX IF NOT EXISTS decisions_by_outcome ON decisions
+  (run_id, correct, error_kind, confidence DESC);
+CREATE INDEX IF NOT EXISTS decisions_by_question_outcome ON decisions
+  (run_id, question, correct, error_kind, confidence DESC);
 `;
 
 /** An open index. */

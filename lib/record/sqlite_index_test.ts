@@ -149,9 +149,11 @@ Deno.test("`openIndex()` upgrades a version 1 file (no `extra` column) in place"
         made.map((m) => m.name).filter((n) => !n.startsWith("sqlite_")),
         [
           "decisions_by_confidence",
+          "decisions_by_outcome",
           "decisions_by_outcome_confidence",
           "decisions_by_question",
           "decisions_by_question_confidence",
+          "decisions_by_question_outcome",
           "decisions_by_run",
           "decisions_in_order",
         ],

@@ -8,11 +8,10 @@
 import {
   MetricsAccumulator,
   type PairedComparison,
-  pairedComparison,
-  type PairedInput,
+  PairedTally,
   type Summary,
 } from "../metrics/mod.ts";
-import { type DecisionRecord, inCaseOrder, type OpenedRun, type RunSpec } from "../record/mod.ts";
+import type { DecisionRecord, OpenedRun, RunSpec } from "../record/mod.ts";
 
 /** One side of a comparison. */
 export interface ComparedRun {
@@ -54,40 +53,19 @@ export interface CompareRunsOptions {
   resamples?: number | undefined;
 }
 
-function key(r: Pick<DecisionRecord, "case" | "question">): string {
-  return `${r.case}\u0000${r.question}`;
-}
-
-/** What the paired comparison reads of a labelled decision: a few fields, not its distributions. */
-async function pairedInputs(run: OpenedRun): Promise<PairedInput[]> {
-  const out: PairedInput[] = [];
-  for await (const r of run.decisions()) {
-    // Unlabelled decisions (gold null) are never scored, so they take no part in a comparison.
-    if (r.gold === null) continue;
-    out.push({
-      case: r.case,
-      workflow: r.workflow,
-      question: r.question,
-      correct: r.correct,
-      error: r.error,
-    });
-  }
-  return out;
-}
-
 /**
  * Summarizes a run's shared decisions, streamed once more: each case's run of consecutive lines
  * goes to the accumulator (whose per-case bootstrap weights do not depend on order).
  */
 async function sharedSummary(
   run: OpenedRun,
-  shared: ReadonlySet<string>,
+  tally: PairedTally,
   options: CompareRunsOptions,
 ): Promise<Summary> {
   const acc = new MetricsAccumulator({ seed: options.seed, resamples: options.resamples });
   let group: DecisionRecord[] = [];
   for await (const r of run.decisions()) {
-    if (r.gold === null || !shared.has(key(r))) continue;
+    if (r.gold === null || !tally.isShared(r)) continue;
     if (group.length > 0 && group[0]?.case !== r.case) {
       acc.addCase(group[0]?.case ?? "", group);
       group = [];
@@ -100,9 +78,9 @@ async function sharedSummary(
 
 /**
  * Compares run B with run A on the decisions both hold (matched by case and question). Each run's
- * decisions are streamed from its `decisions.jsonl`: what is held is a few fields per labelled
- * decision (case, question, workflow, correct, error) and the metric accumulators, never a run's
- * records.
+ * decisions are streamed from its `decisions.jsonl`, twice: what is held is one number per labelled
+ * decision (keyed by case and question), a few counts per case and question, and the metric
+ * accumulators, never a run's records.
  *
  * @param a Run A, the baseline (from `openRun` or `loadRun`).
  * @param b Run B.
@@ -162,22 +140,16 @@ export async function compareRuns(
       }"); compare runs made on the same dataset revision`,
     );
   }
-  // By case id: the same figures whatever order each run's decisions were answered in.
-  const labelledA = inCaseOrder(await pairedInputs(a));
-  const labelledB = inCaseOrder(await pairedInputs(b));
-  const inB = new Set(labelledB.map(key));
-  const shared = new Set<string>();
-  for (const r of labelledA) if (inB.has(key(r))) shared.add(key(r));
-  inB.clear();
-  if (shared.size === 0) {
+  // Rows in the order of run A sorted by case id: the same whatever order each run's decisions
+  // were answered in. Unlabelled decisions (gold null) are never scored, so they take no part.
+  const tally = new PairedTally({ ...options, caseOrder: true });
+  for await (const r of a.decisions()) if (r.gold !== null) tally.addA(r);
+  for await (const r of b.decisions()) if (r.gold !== null) tally.addB(r);
+  if (tally.shared === 0) {
     throw new RangeError(
       `Cannot compare runs "${a.dir}" and "${b.dir}": they share no decision (no case and question in common)`,
     );
   }
-  const bootstrap = {
-    seed: options.seed,
-    resamples: options.resamples,
-  };
   const fields: [string, (s: RunSpec) => string][] = [
     ["endpoint", (s) => s.endpoint],
     ["engine", (s) => s.engine],
@@ -201,7 +173,7 @@ export async function compareRuns(
     status: run.run.status,
     spec: run.run.spec,
     modelReported: run.run.model_reported,
-    summary: await sharedSummary(run, shared, options),
+    summary: await sharedSummary(run, tally, options),
   });
   return {
     a: await side(a),
@@ -209,6 +181,6 @@ export async function compareRuns(
     dataset: sa.dataset,
     revision: sa.revision,
     differences,
-    paired: pairedComparison(labelledA, labelledB, bootstrap),
+    paired: tally.result(),
   };
 }

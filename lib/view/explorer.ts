@@ -255,14 +255,11 @@ export function queryDecisions(
   const total = countDecisions(db, where);
   const pages = Math.max(1, Math.ceil(total / page.perPage));
   const current = Math.min(page.page, pages);
-  const order = page.order === "confidence"
-    ? "confidence IS NULL, confidence DESC, rowid"
-    : "rowid";
-  // The page's row ids first (the indexes by run and by run and confidence serve the order),
-  // then only those rows: a large run is never sorted or read whole.
-  const ids = (db.prepare(
-    `SELECT rowid AS id FROM decisions WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-  ).all(...where.params, page.perPage, (current - 1) * page.perPage) as { id: number }[])
+  const ids = (db.prepare(`${pageQuery(where, page.order)} LIMIT ? OFFSET ?`).all(
+    ...where.params,
+    page.perPage,
+    (current - 1) * page.perPage,
+  ) as { id: number }[])
     .map((r) => Number(r.id));
   const rows = db.prepare(
     "SELECT rowid AS id, * FROM decisions WHERE rowid IN (SELECT value FROM json_each(?))",
@@ -278,6 +275,30 @@ export function queryDecisions(
 }
 
 /**
+ * The query of a page's row ids in an order, without its `LIMIT`: each order is read off an index
+ * (the ones by run, by run and question, by run and confidence), never sorted. The outcome and
+ * confidence terms are kept off the counting indexes (a unary `+`): those would find the rows
+ * faster, then sort them all.
+ *
+ * @param where The filter's clause.
+ * @param order The order.
+ * @returns The SQL (its parameters are `where.params`).
+ */
+export function pageQuery(where: SqlWhere, order: Order): string {
+  if (order === "confidence" && /\bconfidence [<>]= \?/.test(where.sql)) {
+    // A confidence range holds no null confidence: the order is the counting index's own, its
+    // range read from the most confident down (ties in record order).
+    return `SELECT rowid AS id FROM decisions WHERE ${where.sql} ORDER BY confidence DESC, rowid`;
+  }
+  if (order === "confidence") {
+    const sql = where.sql.replace(/\b(error_kind|confidence) /g, "+$1 ");
+    return `SELECT rowid AS id FROM decisions WHERE ${sql} ORDER BY confidence IS NULL, confidence DESC, rowid`;
+  }
+  const sql = where.sql.replace(/\b(correct|error_kind|confidence) /g, "+$1 ");
+  return `SELECT rowid AS id FROM decisions WHERE ${sql} ORDER BY rowid`;
+}
+
+/**
  * How many of a run's decisions match a filter.
  *
  * @param db The database holding the run's `decisions` rows.
@@ -285,9 +306,26 @@ export function queryDecisions(
  * @returns The count.
  */
 export function countDecisions(db: DatabaseSync, where: SqlWhere): number {
+  // A finished run's decisions, unfiltered: the count its row in `runs` holds (counting them
+  // would read the whole run's index).
+  if (where.sql === "run_id = ?") {
+    const known = finishedCount(db, where.params[0]);
+    if (known !== null) return known;
+  }
   const row = db.prepare(`SELECT COUNT(*) AS n FROM decisions WHERE ${where.sql}`)
     .get(...where.params) as { n: number };
   return Number(row.n);
+}
+
+/** The decision count of a finished run's row in `runs`, or null (running, or no such table). */
+function finishedCount(db: DatabaseSync, runId: SQLInputValue | undefined): number | null {
+  try {
+    const row = db.prepare("SELECT decisions FROM runs WHERE id = ? AND status != 'running'")
+      .get(runId ?? null) as { decisions: number } | undefined;
+    return row === undefined ? null : Number(row.decisions);
+  } catch {
+    return null; // a database without a runs table
+  }
 }
 
 /**

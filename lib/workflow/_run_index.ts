@@ -100,6 +100,21 @@ export class IndexSink implements RunSink {
     this.close();
   }
 
+  /** Removes the run's row and decisions from the index (a run that left nothing), then closes it. */
+  discard(): void {
+    this.#batch = [];
+    if (this.path === null || this.#runId === "") return;
+    try {
+      const index = this.#index ?? openIndex(this.path);
+      this.#index = index;
+      index.db.prepare("DELETE FROM decisions WHERE run_id = ?").run(this.#runId);
+      index.db.prepare("DELETE FROM runs WHERE id = ?").run(this.#runId);
+    } catch {
+      // The row stays; the view lists a run whose directory is gone, as after a manual removal.
+    }
+    this.close();
+  }
+
   /** Closes the index if it is open. */
   close(): void {
     try {

@@ -229,6 +229,7 @@ export async function compareEngines(
         backoffMs: options.backoffMs,
         dbPath: options.dbPath,
         cache: options.cache,
+        keepUnanswered: true,
         onEvent: (event) => options.onEvent?.(name, event),
       });
     } finally {

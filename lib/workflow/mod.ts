@@ -25,7 +25,7 @@ export {
   WorkflowError,
 } from "./load.ts";
 export { WORKFLOW_SCHEMA_PATH, workflowJsonSchema } from "./json_schema.ts";
-export { loadCases, type LoadCasesOptions, selectCases } from "./cases.ts";
+export { loadCases, type LoadCasesOptions, openCases, selectCases } from "./cases.ts";
 export {
   describeRun,
   type DescribeRunOptions,

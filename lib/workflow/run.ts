@@ -26,10 +26,10 @@ import {
   type AnsweredCase,
   answeredCases,
   compactDecisions,
-  type DecisionRecord,
   decisionRecords,
   DEFAULT_INDEX_PATH,
   fingerprint,
+  KeptDecisions,
   type LoadedRun,
   lockRunDir,
   readDecisions,
@@ -44,9 +44,10 @@ import {
   scanDecisions,
   specDifferences,
   type ThresholdResult,
+  writeAtomic,
   writeFailure,
 } from "../record/mod.ts";
-import { ReportSink, type RunReport } from "../report/mod.ts";
+import { ReportSink, type RunReport, TRACE_PART_FILE } from "../report/mod.ts";
 import type { Summary } from "../metrics/mod.ts";
 import { TOOL_NAME, TOOL_VERSION } from "../version.ts";
 import { loadCases, openCases, selectCases } from "./cases.ts";
@@ -147,6 +148,12 @@ export interface RunOptions {
   /** How long requests in flight may finish after `signal` aborts, in ms. @default 2000 */
   graceMs?: number | undefined;
   /**
+   * Keep the directory of a new run stopped before any answer by a refused key or an unreachable
+   * endpoint (see `RunResult.discarded`); an engine comparison keeps it to read it back.
+   * @default false
+   */
+  keepUnanswered?: boolean | undefined;
+  /**
    * Finish this earlier run (`--resume`): same id and directory, its answered cases kept and not
    * asked again. Refused with a `ResumeMismatchError` when the configuration differs.
    * @default undefined
@@ -232,6 +239,12 @@ export interface RunResult {
    * way; the exit status does not depend on it.
    */
   indexError: string | null;
+  /**
+   * True when a new run stopped before any answer on a refused key or an unreachable endpoint:
+   * nothing was worth keeping, so its directory and index row were removed (`dir` no longer
+   * exists, and there is nothing to resume).
+   */
+  discarded: boolean;
 }
 
 /** An endpoint ready to be asked. */
@@ -719,7 +732,12 @@ export async function runPrepared(
   const sessionStarted = new Date();
   const prior = options.resume;
   // The cases kept from the earlier invocation, handed to the sinks as the source reaches them.
-  let keptCases = new Map<string, DecisionRecord[]>();
+  // Only their ids: their decisions are read back from the file as the source reaches them.
+  let keptCases = new Set<string>();
+  let keptDecisions = 0;
+  // The kept decisions' figures, so a resume's progress starts from them.
+  let keptCorrect = 0;
+  let keptLabelled = 0;
   let keepLines: ReadonlySet<number> | null = null;
   let id: string;
   let dir: string;
@@ -730,7 +748,10 @@ export async function runPrepared(
       join(prior.dir, "decisions.jsonl"),
       await source.expected(),
     );
-    keptCases = scanned.answered;
+    keptCases = new Set(scanned.answered);
+    keptDecisions = scanned.decisions;
+    keptCorrect = scanned.correct;
+    keptLabelled = scanned.labelled;
     keepLines = scanned.keep;
     // A run with no answered case (e.g. one started with a wrong --base-url) may change endpoint.
     const differences = specDifferences(prior.run.spec, spec, {
@@ -752,18 +773,13 @@ export async function runPrepared(
     ...(prior ? { flag: "--resume" } : {}),
   });
   const kept = keptCases.size;
-  // The kept decisions' figures, so a resume's progress starts from them.
-  let keptCorrect = 0;
-  let keptLabelled = 0;
-  for (const records of keptCases.values()) {
-    for (const r of records) {
-      if (r.correct) keptCorrect++;
-      if (r.gold !== null) keptLabelled++;
-    }
-  }
   // Errored, torn, duplicate and unselected lines dropped before appending (a streamed copy, made
   // only when there are any): the file then holds each kept decision once.
   if (keepLines !== null) await compactDecisions(join(dir, "decisions.jsonl"), keepLines);
+  // Read before any case of this invocation is appended: only the kept lines are read.
+  const keptReader = kept > 0
+    ? new KeptDecisions(join(dir, "decisions.jsonl"), keptDecisions)
+    : null;
   const run: RunJson = {
     version: RUN_JSON_VERSION,
     tool: TOOL_NAME,
@@ -809,6 +825,7 @@ export async function runPrepared(
     return delivered;
   };
   const closeSinks = async (): Promise<void> => {
+    await keptReader?.close().catch(() => {});
     for (const sink of sinks) await Promise.resolve(sink.close?.()).catch(() => {});
   };
 
@@ -839,6 +856,8 @@ export async function runPrepared(
     abandon.abort();
   };
   let asked = 0;
+  // Whether any request of this invocation was answered (a reply, even one with errors).
+  let replied = false;
   let requests = 0;
   let networkStreak = 0;
   // Failed requests of transient kinds (429, 529, 5xx, timeout, network) since the last answer.
@@ -865,9 +884,9 @@ export async function runPrepared(
     if (options.signal?.aborted) onInterrupt();
     else options.signal?.addEventListener("abort", onInterrupt, { once: true });
     await pool(source.cases, parallel, async (item, position) => {
-      const keptRecords = keptCases.get(item.id);
-      if (keptRecords !== undefined) {
+      if (keptReader !== null && keptCases.has(item.id)) {
         keptCases.delete(item.id);
+        const keptRecords = await keptReader.take(item.id, Object.keys(item.questions).length);
         keptLeft--;
         await feed({ item, index: position, records: keptRecords, asked: null });
         checkDrained();
@@ -911,6 +930,7 @@ export async function runPrepared(
         stopRun(outcome.error?.message ?? "fatal error", "endpoint");
         return;
       }
+      if (outcome.reply) replied = true;
       if (outcome.reply?.model) modelReported ??= outcome.reply.model;
       const records = decisionRecords(item, outcome, recordOptions);
       await feed({
@@ -949,12 +969,56 @@ export async function runPrepared(
       } else if (outcome.attempts > 0) failedStreak = 0;
     }, drained.signal);
   } catch (error) {
-    await closeSinks();
-    // A full disk: the reason and the pasteable command that finishes the run, index flag included.
-    throw writeFailure(error, dir, { db: dbPath ?? "" });
+    // A full disk: the reason and the pasteable command that finishes the run, index flag included,
+    // also in run.json, which ends `interrupted` rather than `running`.
+    const failure = writeFailure(error, dir, { db: dbPath ?? "" });
+    if (failure !== error && failure instanceof Error) {
+      const finished = new Date();
+      const final: RunJson = {
+        ...run,
+        status: "interrupted",
+        finished_at: finished.toISOString(),
+        summary: collector.summary(),
+        thresholds: collector.thresholds(),
+        model_reported: modelReported,
+        fatal: failure.message,
+        sessions: [...sessions, {
+          started_at: sessionStarted.toISOString(),
+          finished_at: finished.toISOString(),
+          status: "interrupted",
+          kept,
+          asked,
+          requests,
+          duration_ms: finished.getTime() - sessionStarted.getTime(),
+        }],
+      };
+      index.finish(final);
+      await closeSinks();
+      await recordInterrupted(dir, final);
+    } else await closeSinks();
+    throw failure;
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener("abort", onInterrupt);
+  }
+  // A new run stopped before any answer by a refused key or an unreachable endpoint leaves
+  // nothing behind: no run directory, no index row.
+  const stoppedAs = fatalKind as RunResult["fatalKind"];
+  if (
+    !prior && !replied && !options.keepUnanswered &&
+    (stoppedAs === "endpoint" || stoppedAs === "unreachable")
+  ) {
+    return await discardRun({
+      id,
+      dir,
+      run,
+      fatal,
+      fatalKind: stoppedAs,
+      collector,
+      dataset,
+      index,
+      closeSinks,
+    });
   }
   try {
     // Stability passes hold the cases and their official decisions (read back from the file).
@@ -1025,10 +1089,68 @@ export async function runPrepared(
       // run's status and exit status do not change.
       indexed: dbPath !== null && index.error === null ? dbPath : null,
       indexError: index.error,
+      discarded: false,
     };
   } finally {
     await closeSinks();
   }
+}
+
+/**
+ * Writes the `run.json` of a run stopped by a full disk. The trace's part file goes first (a
+ * resume starts it again) to make room; when even then the file cannot be replaced whole, it is
+ * rewritten in place. Nothing more can be done when that fails too: the error already says how to
+ * finish the run.
+ */
+async function recordInterrupted(dir: string, final: RunJson): Promise<void> {
+  await Deno.remove(join(dir, TRACE_PART_FILE)).catch(() => {});
+  const text = JSON.stringify(final, null, 2) + "\n";
+  const path = join(dir, "run.json");
+  try {
+    await writeAtomic(path, text);
+  } catch {
+    await Deno.writeTextFile(path, text).catch(() => {});
+  }
+}
+
+/** Removes a run that stopped before any answer (see `RunResult.discarded`). */
+async function discardRun(parts: {
+  id: string;
+  dir: string;
+  run: RunJson;
+  fatal: string | null;
+  fatalKind: RunResult["fatalKind"];
+  collector: RunAccumulator;
+  dataset: Pick<Dataset, "info">;
+  index: IndexSink;
+  closeSinks: () => Promise<void>;
+}): Promise<RunResult> {
+  const { run, collector } = parts;
+  await parts.closeSinks();
+  parts.index.discard();
+  await Deno.remove(parts.dir, { recursive: true }).catch(() => {});
+  const final: RunJson = {
+    ...run,
+    status: "incomplete",
+    finished_at: new Date().toISOString(),
+    summary: collector.summary(),
+    fatal: parts.fatal,
+  };
+  return {
+    id: parts.id,
+    dir: parts.dir,
+    status: "incomplete",
+    summary: final.summary as Summary,
+    thresholds: [],
+    run: final,
+    fatal: parts.fatal,
+    fatalKind: parts.fatalKind,
+    dataset: parts.dataset,
+    report: collector.report(final, parts.dataset.info),
+    indexed: null,
+    indexError: null,
+    discarded: true,
+  };
 }
 
 /**
