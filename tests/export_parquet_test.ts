@@ -51,8 +51,8 @@ async function assertRowsEqual(file: string, records: DecisionRecord[], runId: s
     assert.equal(row.confidence, r.confidence);
     assert.equal(row.gold, r.gold);
     assert.equal(row.correct, r.gold === null ? null : r.correct);
-    assert.equal(row.kl, r.kl);
-    assert.equal(row.brier, r.brier);
+    assert.equal(row.kl, r.kl ?? null); // absent for an unlabelled decision: a null cell
+    assert.equal(row.brier, r.brier ?? null);
     assert.equal(row.latency_ms, r.latency_ms);
     assert.equal(row.attempts, r.attempts);
     assert.equal(row.input_tokens, r.input_tokens);
