@@ -24,6 +24,7 @@ import {
   type Facets,
   facets as facetsOf,
   findDecision,
+  mayHoldLegacyGold,
   parseQuery,
   queryDecisions,
   whereOf,
@@ -205,7 +206,12 @@ export function createViewApp(context: ViewContext): Hono {
     const db = await catalog.db(entry);
     const mistakes = countDecisions(
       db,
-      whereOf(entry.id, { outcome: "wrong", minConfidence: CONFIDENT_MISTAKE }),
+      whereOf(
+        entry.id,
+        { outcome: "wrong", minConfidence: CONFIDENT_MISTAKE },
+        null,
+        mayHoldLegacyGold(db, entry.id),
+      ),
     );
     const hasReport = entry.dir !== null &&
       await Deno.lstat(join(entry.dir, "report.html")).then((s) => s.isFile, () => false);
@@ -298,7 +304,8 @@ export function createViewApp(context: ViewContext): Hono {
       }
     }
     const db = await catalog.db(entry);
-    const result = queryDecisions(db, whereOf(entry.id, parsed.filter, textCases), parsed.page);
+    const where = whereOf(entry.id, parsed.filter, textCases, mayHoldLegacyGold(db, entry.id));
+    const result = queryDecisions(db, where, parsed.page);
     return { entry, db, parsed, problems, result };
   };
   app.get("/runs/:id/decisions", async (c) => {

@@ -182,12 +182,16 @@ export interface SqlWhere {
  * @param filter The filter.
  * @param textCases For a text filter: the ids of the cases whose state contains the text
  *   (null when the states are not at hand: the text then matches case ids only).
+ * @param legacyGold Whether the run's rows may hold an unlabelled decision as `gold ''`,
+ *   `correct 0`, as an index written before unlabelled decisions were NULL did
+ *   ({@linkcode mayHoldLegacyGold}); the outcome filters then check the gold label too.
  * @returns The parameterised clause.
  */
 export function whereOf(
   runId: string,
   filter: DecisionFilter,
   textCases: readonly string[] | null = null,
+  legacyGold = false,
 ): SqlWhere {
   const sql = ["run_id = ?"];
   const params: SQLInputValue[] = [runId];
@@ -200,10 +204,11 @@ export function whereOf(
   equal("question", filter.question);
   equal("type", filter.type);
   equal("error_kind", filter.errorKind);
-  // An index written before unlabelled decisions had NULL gold holds '' (and correct 0) for them.
-  const labelled = "gold IS NOT NULL AND gold <> ''";
-  if (filter.outcome === "correct") sql.push(`correct = 1 AND error_kind IS NULL AND ${labelled}`);
-  if (filter.outcome === "wrong") sql.push(`correct = 0 AND error_kind IS NULL AND ${labelled}`);
+  // An unlabelled decision's `correct` is NULL, so `correct = 0` is a wrong answer to a gold label
+  // and the count reads one index. An index written before that held '' (and correct 0) for it.
+  const labelled = legacyGold ? " AND gold IS NOT NULL AND gold <> ''" : "";
+  if (filter.outcome === "correct") sql.push(`correct = 1 AND error_kind IS NULL${labelled}`);
+  if (filter.outcome === "wrong") sql.push(`correct = 0 AND error_kind IS NULL${labelled}`);
   if (filter.outcome === "unlabelled") {
     sql.push("(gold IS NULL OR gold = '') AND error_kind IS NULL");
   }
@@ -223,6 +228,25 @@ export function whereOf(
     params.push(filter.text.toLowerCase(), JSON.stringify(textCases ?? []));
   }
   return { sql: sql.join(" AND "), params };
+}
+
+/**
+ * Whether a run's rows in an index may hold unlabelled decisions the old way (`gold ''`,
+ * `correct 0`): a run indexed before the index counted labelled decisions has no `labelled` count.
+ *
+ * @param db The index (or the view's in-memory copy of a run directory).
+ * @param runId The run id.
+ * @returns True for a run indexed by an older decibench.
+ */
+export function mayHoldLegacyGold(db: DatabaseSync, runId: string): boolean {
+  try {
+    const row = db.prepare("SELECT labelled IS NULL AS legacy FROM runs WHERE id = ?").get(runId) as
+      | { legacy: number }
+      | undefined;
+    return row?.legacy === 1;
+  } catch {
+    return true; // no runs table or no labelled column: an older file
+  }
 }
 
 /** A page of decisions. */

@@ -6,6 +6,7 @@ import {
   errorGroups,
   facets,
   filterQuery,
+  mayHoldLegacyGold,
   pageQuery,
   parseQuery,
   queryDecisions,
@@ -199,8 +200,16 @@ Deno.test("the outcome filter: wrong is answers against gold, unlabelled the ans
       `INSERT INTO decisions (run_id, case_id, workflow, question, type, confidence, gold,
         gold_probabilities, correct, attempts) VALUES (?, 'c5', 'w', 'a', 'noul', 0.99, '', 'null', 0, 1)`,
     ).run(id);
+    index.db.prepare("UPDATE runs SET decisions = decisions + 1 WHERE id = ?").run(id);
+    // The run was indexed with its labelled count: rows of its own are never the old kind.
+    assert.equal(mayHoldLegacyGold(index.db, id), false);
+    index.db.prepare("UPDATE runs SET labelled = NULL WHERE id = ?").run(id);
+    assert.equal(mayHoldLegacyGold(index.db, id), true);
     const count = (query: string) =>
-      countDecisions(index.db, whereOf(id, parseQuery(new URLSearchParams(query)).filter));
+      countDecisions(
+        index.db,
+        whereOf(id, parseQuery(new URLSearchParams(query)).filter, null, true),
+      );
     assert.equal(count("outcome=wrong"), 1);
     assert.equal(count("outcome=wrong&min_conf=0.9"), 1, "an unlabelled answer is no mistake");
     assert.equal(count("outcome=correct"), 2);
