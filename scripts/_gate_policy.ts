@@ -10,11 +10,10 @@ import {
   checkPolicyQuestion,
   type GatePolicy,
   type GateRecord,
-  parsePolicy,
+  readPolicy,
 } from "../lib/audit/mod.ts";
 import { UsageError } from "../lib/cli/args.ts";
 import { wireQuestion } from "../lib/dataset/mod.ts";
-import { sha256Hex } from "../lib/record/mod.ts";
 import { table } from "../lib/report/mod.ts";
 import type { Workflow } from "../lib/workflow/mod.ts";
 
@@ -38,32 +37,22 @@ export async function readGatePolicy(
       );
     }
   }
-  let bytes: Uint8Array;
+  let read: GatePolicy;
   try {
-    bytes = await Deno.readFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new UsageError(
-        `Cannot read policy "${file}": file not found; write one with deno task policy`,
-      );
-    }
-    throw error;
-  }
-  let policy;
-  try {
-    policy = parsePolicy(new TextDecoder().decode(bytes), file);
+    read = await readPolicy(file);
   } catch (error) {
     if (error instanceof TypeError || error instanceof SyntaxError) {
       throw new UsageError(error.message);
     }
     throw error;
   }
+  const policy = read.policy;
   if (policy.type !== "noul") {
     throw new UsageError(
       `Cannot apply policy "${file}": it decides a ${policy.type} question; the gate asks a yes/no (noul) question`,
     );
   }
-  return { policy, file, sha256: await sha256Hex(bytes) };
+  return read;
 }
 
 /**

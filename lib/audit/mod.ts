@@ -92,8 +92,16 @@ export {
   checkPolicy,
   checkPolicyQuestion,
   type PolicyCheckInput,
+  PolicyChecker,
   type PolicyCheckLane,
 } from "./policy_check.ts";
+export {
+  checkRunPolicy,
+  PolicyRunSink,
+  policyRunSink,
+  policySection,
+  readPolicy,
+} from "./policy_run.ts";
 export {
   parsePolicy,
   type Policy,

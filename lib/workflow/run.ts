@@ -39,6 +39,7 @@ import {
   type RunJson,
   RunRecorder,
   type RunSession,
+  type RunPolicySink,
   type RunSink,
   type RunSpec,
   scanDecisions,
@@ -194,6 +195,12 @@ export interface RunOptions {
    * @default undefined (no cache)
    */
   cache?: ReplyCache | undefined;
+  /**
+   * A decision policy applied to the answers after they arrive (`--policy`; nothing sent changes):
+   * `policyRunSink` of `decibench/audit` builds it. Its section is `run.json`'s `policy`.
+   * @default undefined (no policy)
+   */
+  policy?: RunPolicySink | undefined;
 }
 
 /** The result of a run. */
@@ -797,6 +804,7 @@ export async function runPrepared(
       keptCorrect,
       keptLabelled,
     }),
+    ...(options.policy !== undefined ? [options.policy] : []),
     ...(options.sinks ?? []),
   ];
   // The sinks are called one after the other, one case at a time; a failure fails every call
@@ -998,6 +1006,7 @@ export async function runPrepared(
       fatal,
       ...(stability !== undefined ? { stability } : {}),
       ...(replicaSet !== undefined ? { replicas: replicaSet.set.stats() } : {}),
+      ...(options.policy !== undefined ? { policy: options.policy.section() } : {}),
       sessions: [...sessions, {
         started_at: sessionStarted.toISOString(),
         finished_at: finished.toISOString(),
