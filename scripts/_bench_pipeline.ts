@@ -7,7 +7,12 @@
 import { type OptionSpec, pathFlag, UsageError } from "../lib/cli/args.ts";
 import { defaultCacheDir, FALLBACK_PARALLEL, ReplyCache } from "../lib/client/mod.ts";
 import type { AnsweredCase, RunSink } from "../lib/record/mod.ts";
-import { githubOutputOn, thresholdChecks, writeCiReports } from "../lib/report/mod.ts";
+import {
+  githubOutputOn,
+  policyChecks,
+  thresholdChecks,
+  writeCiReports,
+} from "../lib/report/mod.ts";
 import type { RunResult, Workflow } from "../lib/workflow/mod.ts";
 
 /** The CI report flags, shared by `bench` and `gate`. */
@@ -15,7 +20,8 @@ export const CI_OPTIONS: Record<string, OptionSpec> = {
   junit: {
     type: "string",
     value: "FILE",
-    help: "write JUnit XML: one test case per threshold (bench) or lane (gate)",
+    help:
+      "write JUnit XML: one test case per threshold (bench) or lane (gate), and per\nlane of a --policy",
   },
   github: {
     type: "boolean",
@@ -174,7 +180,10 @@ export async function finishPipeline(
       name: `decibench bench ${r.run.spec.workflow}${
         several ? ` ${r.run.spec.endpoint_name ?? r.run.spec.endpoint}` : ""
       }`,
-      checks: thresholdChecks(r.thresholds),
+      checks: [
+        ...thresholdChecks(r.thresholds),
+        ...(r.run.policy !== undefined ? policyChecks(r.run.policy) : []),
+      ],
     })),
     {
       junit: flags.junit,

@@ -10,10 +10,13 @@ import {
   checkPolicyQuestion,
   type GatePolicy,
   type GateRecord,
+  PolicyChecker,
+  policySection,
   readPolicy,
 } from "../lib/audit/mod.ts";
 import { UsageError } from "../lib/cli/args.ts";
 import { wireQuestion } from "../lib/dataset/mod.ts";
+import type { RunPolicy } from "../lib/record/mod.ts";
 import { table } from "../lib/report/mod.ts";
 import type { Workflow } from "../lib/workflow/mod.ts";
 
@@ -117,4 +120,18 @@ export function policyOutcome(
     );
   }
   return broken;
+}
+
+/**
+ * The policy's result over the gate's verdicts, in the shape `bench --policy` records (for the
+ * CI checks: one per lane).
+ *
+ * @param policy The policy applied.
+ * @param records The gate's records.
+ * @returns The policy section, one row per lane with a verdict.
+ */
+export function gatePolicySection(policy: GatePolicy, records: readonly GateRecord[]): RunPolicy {
+  const checker = new PolicyChecker(policy.policy);
+  for (const r of records) checker.add(r);
+  return policySection(policy, checker);
 }

@@ -32,12 +32,17 @@ import {
   readSavedGate,
   runGate,
 } from "../lib/audit/mod.ts";
-import { writeCiReports } from "../lib/report/mod.ts";
+import { policyChecks, writeCiReports } from "../lib/report/mod.ts";
 import { CI_OPTIONS, ciFlags } from "./_bench_pipeline.ts";
 import { resolveRunDir, shellQuote } from "../lib/record/mod.ts";
 import { resolve } from "node:path";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
-import { checkGatePolicy, policyOutcome, readGatePolicy } from "./_gate_policy.ts";
+import {
+  checkGatePolicy,
+  gatePolicySection,
+  policyOutcome,
+  readGatePolicy,
+} from "./_gate_policy.ts";
 import { table } from "../lib/report/mod.ts";
 import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
 
@@ -236,7 +241,10 @@ async function main(args: string[]): Promise<number> {
   }
   await writeCiReports([{
     name: `decibench gate ${run.workflow} ${run.question}`,
-    checks: gateLaneChecks(run.lanes, run.threshold),
+    checks: [
+      ...gateLaneChecks(run.lanes, run.threshold),
+      ...(gatePolicy ? policyChecks(gatePolicySection(gatePolicy, result.records)) : []),
+    ],
   }], {
     ...ci,
     file,

@@ -50,12 +50,19 @@ export {
 } from "./model.ts";
 export { terminalReport } from "./terminal.ts";
 export {
+  policyData,
+  policyLaneVerdict,
+  policyRateName,
+  type PolicySection,
+} from "./policy.ts";
+export {
   type CiCheck,
   type CiSuite,
   ciSummaryMarkdown,
   githubAnnotations,
   githubOutputOn,
   junitXml,
+  policyChecks,
   thresholdCheckName,
   thresholdChecks,
   thresholdMessage,
