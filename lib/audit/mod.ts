@@ -91,8 +91,8 @@ export {
 export {
   checkPolicy,
   checkPolicyQuestion,
-  type PolicyCheckInput,
   PolicyChecker,
+  type PolicyCheckInput,
   type PolicyCheckLane,
 } from "./policy_check.ts";
 export {

@@ -205,9 +205,11 @@ export function policyChecks(policy: RunPolicy): CiCheck[] {
       : `${l.verdicts.answer} answered`;
     const rate = l.rate === null
       ? ""
-      : `; ${policyRateName(policy)} ${figure(l.rate)} (${l.events}/${l.trials}), one-sided 95% bounds [${
-        figure(l.lower95)
-      }, ${figure(l.upper95)}] against α ${figure(policy.alpha)}`;
+      : `; ${policyRateName(policy)} ${
+        figure(l.rate)
+      } (${l.events}/${l.trials}), one-sided 95% bounds [${figure(l.lower95)}, ${
+        figure(l.upper95)
+      }] against α ${figure(policy.alpha)}`;
     return {
       name: `policy ${policy.question} lane ${l.lane}`,
       group: "policy.lanes",

@@ -49,12 +49,7 @@ export {
   type WarningRow,
 } from "./model.ts";
 export { terminalReport } from "./terminal.ts";
-export {
-  policyData,
-  policyLaneVerdict,
-  policyRateName,
-  type PolicySection,
-} from "./policy.ts";
+export { policyData, policyLaneVerdict, policyRateName, type PolicySection } from "./policy.ts";
 export {
   type CiCheck,
   type CiSuite,

@@ -95,7 +95,7 @@ export function policyData(policy: RunPolicy | undefined): PolicySection | null 
     pct(l.upper95),
     policyLaneVerdict(policy, l),
   ]);
-  const intro = `Policy ${policy.file} (sha256 ${
+  const intro = `${policy.file} (sha256 ${
     policy.sha256.slice(0, 12)
   }) for question ${policy.question}: objective ${policy.objective}, α ${policy.alpha}, δ ${policy.delta}, calibration ${policy.calibration}, chosen on run ${policy.source.run}. Applied to the answers after they arrived; nothing sent changed.`;
   const note = policy.objective === "cost"

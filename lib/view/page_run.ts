@@ -291,11 +291,9 @@ export function runPage(m: RunModel): Html {
             <tr>
               <th scope="row">${lane}</th>${cells.map((cell, i) =>
                 i === cells.length - 1
-                  ? html`<td><span class="badge ${cell === "holds"
-                    ? "pass"
-                    : cell === "no longer holds"
-                    ? "fail"
-                    : ""}">${cell}</span></td>`
+                  ? html`<td><span class="badge ${
+                    cell === "holds" ? "pass" : cell === "no longer holds" ? "fail" : ""
+                  }">${cell}</span></td>`
                   : html`<td class="n">${cell}</td>`
               )}
             </tr>
