@@ -66,7 +66,11 @@ export class PolicyChecker {
   readonly #policy: Pick<Policy, "objective" | "alpha">;
   readonly #lanes = new Map<string, LaneCounts>();
 
-  /** @param policy The policy applied. */
+  /**
+   * A checker with no verdict yet.
+   *
+   * @param policy The policy applied.
+   */
   constructor(policy: Pick<Policy, "objective" | "alpha">) {
     this.#policy = policy;
   }

@@ -122,13 +122,21 @@ export class PolicyRunSink implements RunPolicySink {
   readonly #policy: GatePolicy;
   readonly #checker: PolicyChecker;
 
-  /** @param policy The policy, read with {@linkcode readPolicy}. */
+  /**
+   * A sink with no answer yet.
+   *
+   * @param policy The policy, read with {@linkcode readPolicy}.
+   */
   constructor(policy: GatePolicy) {
     this.#policy = policy;
     this.#checker = new PolicyChecker(policy.policy);
   }
 
-  /** @param answered One answered case: its answer to the policy's question gets a verdict. */
+  /**
+   * Gives the case's answer to the policy's question its verdict (other questions are left alone).
+   *
+   * @param answered One answered case.
+   */
   case(answered: AnsweredCase): void {
     const p = this.#policy.policy;
     for (const d of answered.records) {
@@ -154,7 +162,11 @@ export class PolicyRunSink implements RunPolicySink {
     }
   }
 
-  /** @returns The run's `policy` section over the cases fed so far. */
+  /**
+   * The policy's result over the cases fed so far.
+   *
+   * @returns The run's `policy` section.
+   */
   section(): RunPolicy {
     return policySection(this.#policy, this.#checker);
   }
