@@ -7,13 +7,9 @@
 import { type OptionSpec, pathFlag, UsageError } from "../lib/cli/args.ts";
 import { defaultCacheDir, FALLBACK_PARALLEL, ReplyCache } from "../lib/client/mod.ts";
 import type { AnsweredCase, RunSink } from "../lib/record/mod.ts";
-import {
-  githubOutputOn,
-  policyChecks,
-  thresholdChecks,
-  writeCiReports,
-} from "../lib/report/mod.ts";
+import { githubOutputOn, thresholdChecks, writeCiReports } from "../lib/report/mod.ts";
 import type { RunResult, Workflow } from "../lib/workflow/mod.ts";
+import { runPolicyChecks } from "./_bench_policy.ts";
 
 /** The CI report flags, shared by `bench` and `gate`. */
 export const CI_OPTIONS: Record<string, OptionSpec> = {
@@ -182,7 +178,7 @@ export async function finishPipeline(
       }`,
       checks: [
         ...thresholdChecks(r.thresholds),
-        ...(r.run.policy !== undefined ? policyChecks(r.run.policy) : []),
+        ...runPolicyChecks(r.run),
       ],
     })),
     {

@@ -8,6 +8,7 @@
 import { checkRunPolicy, PolicyRunSink, readPolicy } from "../lib/audit/mod.ts";
 import { type OptionSpec, UsageError } from "../lib/cli/args.ts";
 import type { RunJson } from "../lib/record/mod.ts";
+import { type CiCheck, policyChecks } from "../lib/report/mod.ts";
 import type { Workflow } from "../lib/workflow/mod.ts";
 
 /** The `--policy` flag of bench. */
@@ -74,4 +75,14 @@ export function policyBroken(run: RunJson, json: boolean): string[] {
     );
   }
   return broken;
+}
+
+/**
+ * The run's policy lanes as CI checks (`--junit`, `--github`), none without a policy.
+ *
+ * @param run The final run record.
+ * @returns One check per lane.
+ */
+export function runPolicyChecks(run: RunJson): CiCheck[] {
+  return run.policy === undefined ? [] : policyChecks(run.policy);
 }

@@ -16,8 +16,7 @@ import {
 } from "../lib/audit/mod.ts";
 import { UsageError } from "../lib/cli/args.ts";
 import { wireQuestion } from "../lib/dataset/mod.ts";
-import type { RunPolicy } from "../lib/record/mod.ts";
-import { table } from "../lib/report/mod.ts";
+import { type CiCheck, policyChecks, table } from "../lib/report/mod.ts";
 import type { Workflow } from "../lib/workflow/mod.ts";
 
 /**
@@ -123,15 +122,15 @@ export function policyOutcome(
 }
 
 /**
- * The policy's result over the gate's verdicts, in the shape `bench --policy` records (for the
- * CI checks: one per lane).
+ * The policy's lanes as CI checks (`--junit`, `--github`): its result over the gate's verdicts, in
+ * the shape `bench --policy` records, one check per lane.
  *
  * @param policy The policy applied.
  * @param records The gate's records.
- * @returns The policy section, one row per lane with a verdict.
+ * @returns One check per lane with a verdict.
  */
-export function gatePolicySection(policy: GatePolicy, records: readonly GateRecord[]): RunPolicy {
+export function gatePolicyChecks(policy: GatePolicy, records: readonly GateRecord[]): CiCheck[] {
   const checker = new PolicyChecker(policy.policy);
   for (const r of records) checker.add(r);
-  return policySection(policy, checker);
+  return policyChecks(policySection(policy, checker));
 }

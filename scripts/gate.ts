@@ -32,14 +32,14 @@ import {
   readSavedGate,
   runGate,
 } from "../lib/audit/mod.ts";
-import { policyChecks, writeCiReports } from "../lib/report/mod.ts";
+import { writeCiReports } from "../lib/report/mod.ts";
 import { CI_OPTIONS, ciFlags } from "./_bench_pipeline.ts";
 import { resolveRunDir, shellQuote } from "../lib/record/mod.ts";
 import { resolve } from "node:path";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
 import {
   checkGatePolicy,
-  gatePolicySection,
+  gatePolicyChecks,
   policyOutcome,
   readGatePolicy,
 } from "./_gate_policy.ts";
@@ -243,7 +243,7 @@ async function main(args: string[]): Promise<number> {
     name: `decibench gate ${run.workflow} ${run.question}`,
     checks: [
       ...gateLaneChecks(run.lanes, run.threshold),
-      ...(gatePolicy ? policyChecks(gatePolicySection(gatePolicy, result.records)) : []),
+      ...(gatePolicy ? gatePolicyChecks(gatePolicy, result.records) : []),
     ],
   }], {
     ...ci,
