@@ -154,7 +154,7 @@ Deno.test("bench --policy applies a decision policy to a run's answers, records 
         ((chat.rate as number) * 100).toFixed(1)
       }% (${chat.events}/${chat.trials})`;
       const terminal = run.lines.join("\n");
-      assert.match(terminal, /^Policy$/m);
+      assert.match(terminal, /^policy      .*urgent\.policy\.json/m);
       assert.ok(terminal.includes(chatRate), terminal);
       assert.ok(terminal.includes(`chosen on run ${policy.source.run}`));
       const md = await Deno.readTextFile(join(out, "report.md"));

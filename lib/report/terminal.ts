@@ -147,9 +147,13 @@ export function summaryLines(
 
 function policyLines(run: RunJson): string[] {
   const data = policyData(run.policy);
-  return data === null
-    ? []
-    : ["", "Policy", data.intro, table(data.table.header, data.table.rows), data.note, ""];
+  return data === null ? [] : [
+    "",
+    ...wrapped("policy      ", data.intro),
+    table(data.table.header, data.table.rows),
+    ...wrapped("            ", data.note),
+    "",
+  ];
 }
 
 function replicaLines(run: RunJson): string[] {
