@@ -154,7 +154,7 @@ Deno.test("bench --policy applies a decision policy to a run's answers, records 
         ((chat.rate as number) * 100).toFixed(1)
       }% (${chat.events}/${chat.trials})`;
       const terminal = run.lines.join("\n");
-      assert.match(terminal, /^policy      .*urgent\.policy\.json/m);
+      assert.match(terminal, /^policy {6}.*urgent\.policy\.json/m);
       assert.ok(terminal.includes(chatRate), terminal);
       // The sentence is wrapped at 100 columns: compare with the spaces collapsed.
       assert.ok(
@@ -258,26 +258,62 @@ Deno.test("bench --policy applies a decision policy to a run's answers, records 
   );
 
   await t.step(
+    "a resumed run applies the policy it recorded to its kept and its new answers",
+    async () => {
+      // A server failing 10% of requests (no retry) leaves the run incomplete; resuming finishes it.
+      const faulty = JSON.parse(workflow({ skill: 1, temperature: 0.5, seed: 2 }));
+      faulty.endpoint.retries = 0;
+      faulty.endpoint.reference.faults = "http500=0.1";
+      const file = await write("faulty.json", JSON.stringify(faulty));
+      const out = join(dir, "faulty");
+      const first = await runScript("bench.ts", [
+        file,
+        "--out",
+        out,
+        "--no-db",
+        "--sample",
+        "200",
+        "--policy",
+        policyFile,
+      ]);
+      assert.equal(first.code, 1, first.stderr);
+      const before = JSON.parse(await Deno.readTextFile(join(out, "run.json")));
+      const undecided = (lanes: Lane[]) => lanes.reduce((n, l) => n + l.verdicts.undecided, 0);
+      const urgentErrors = async () =>
+        (await Deno.readTextFile(join(out, "decisions.jsonl"))).trim().split("\n").map((l) =>
+          JSON.parse(l)
+        ).filter((d) => d.question === "urgent" && d.error !== null).length;
+      assert.ok(undecided(before.policy.lanes) > 0, "errored answers are undecided");
+      assert.equal(undecided(before.policy.lanes), await urgentErrors());
+      const resumed = await runScript("bench.ts", ["--resume", out, "--no-db"]);
+      assert.notEqual(resumed.code, 2, resumed.stderr);
+      const after = JSON.parse(await Deno.readTextFile(join(out, "run.json")));
+      assert.equal(after.policy.file, policyFile);
+      assert.equal(after.policy.sha256, before.policy.sha256);
+      const total = (after.policy.lanes as Lane[]).reduce(
+        (n, l) => n + Object.values(l.verdicts).reduce((a, b) => a + b, 0),
+        0,
+      );
+      assert.equal(total, 200, "every case once: the kept ones and the ones asked again");
+      assert.ok(undecided(after.policy.lanes) < undecided(before.policy.lanes));
+    },
+  );
+
+  await t.step(
     "a policy for another question set is refused before any request, exit 2",
     async () => {
-      for (
-        const [file, pattern] of [
-          [other, /question "urgent" is defined differently here/],
-          [
-            await write(
-              "no-urgent.json",
-              JSON.stringify({
-                ...JSON.parse(workflow({ skill: 1, temperature: 1, seed: 1 })),
-                questions: {
-                  topic:
-                    JSON.parse(workflow({ skill: 1, temperature: 1, seed: 1 })).questions.topic,
-                },
-              }),
-            ),
-            /decides question "urgent", which workflow "tickets" does not ask \(questions: topic\)/,
-          ],
-        ] as const
-      ) {
+      // The same set without the question.
+      const topicOnly = JSON.parse(workflow({ skill: 1, temperature: 0.5, seed: 2 }));
+      delete topicOnly.questions.urgent;
+      const noUrgent = await write("no-urgent.json", JSON.stringify(topicOnly));
+      const refusals: [string, RegExp][] = [
+        [other, /question "urgent" is defined differently here/],
+        [
+          noUrgent,
+          /decides question "urgent", which workflow "tickets" does not ask \(questions: topic\)/,
+        ],
+      ];
+      for (const [file, pattern] of refusals) {
         const out = join(dir, `refused-${file.length}`);
         const run = await runScript("bench.ts", [
           file,
