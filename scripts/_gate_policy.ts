@@ -9,8 +9,8 @@ import {
   checkPolicy,
   checkPolicyQuestion,
   type GatePolicy,
-  type GateRecord,
   PolicyChecker,
+  type PolicyCheckInput,
   policySection,
   readPolicy,
 } from "../lib/audit/mod.ts";
@@ -90,7 +90,7 @@ export function checkGatePolicy(policy: GatePolicy, workflow: Workflow, question
  */
 export function policyOutcome(
   policy: GatePolicy,
-  records: readonly GateRecord[],
+  records: Iterable<PolicyCheckInput>,
   json: boolean,
 ): string[] {
   const lanes = checkPolicy(policy.policy, records);
@@ -129,7 +129,10 @@ export function policyOutcome(
  * @param records The gate's records.
  * @returns One check per lane with a verdict.
  */
-export function gatePolicyChecks(policy: GatePolicy, records: readonly GateRecord[]): CiCheck[] {
+export function gatePolicyChecks(
+  policy: GatePolicy,
+  records: Iterable<PolicyCheckInput>,
+): CiCheck[] {
   const checker = new PolicyChecker(policy.policy);
   for (const r of records) checker.add(r);
   return policyChecks(policySection(policy, checker));
