@@ -10,13 +10,15 @@ import { defaultCacheDir, FALLBACK_PARALLEL, ReplyCache } from "../lib/client/mo
 import { type AnsweredCase, readDecisionLines, type RunSink } from "../lib/record/mod.ts";
 import { githubOutputOn, thresholdChecks, writeCiReports } from "../lib/report/mod.ts";
 import type { RunResult, Workflow } from "../lib/workflow/mod.ts";
+import { runPolicyChecks } from "./_bench_policy.ts";
 
 /** The CI report flags, shared by `bench` and `gate`. */
 export const CI_OPTIONS: Record<string, OptionSpec> = {
   junit: {
     type: "string",
     value: "FILE",
-    help: "write JUnit XML: one test case per threshold (bench) or lane (gate)",
+    help:
+      "write JUnit XML: one test case per threshold (bench) or lane (gate), and per\nlane of a --policy",
   },
   github: {
     type: "boolean",
@@ -222,7 +224,10 @@ export async function finishPipeline(
       name: `decibench bench ${r.run.spec.workflow}${
         several ? ` ${r.run.spec.endpoint_name ?? r.run.spec.endpoint}` : ""
       }`,
-      checks: thresholdChecks(r.thresholds),
+      checks: [
+        ...thresholdChecks(r.thresholds),
+        ...runPolicyChecks(r.run),
+      ],
     })),
     {
       junit: flags.junit,

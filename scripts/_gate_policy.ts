@@ -9,13 +9,14 @@ import {
   checkPolicy,
   checkPolicyQuestion,
   type GatePolicy,
-  parsePolicy,
+  PolicyChecker,
   type PolicyCheckInput,
+  policySection,
+  readPolicy,
 } from "../lib/audit/mod.ts";
 import { UsageError } from "../lib/cli/args.ts";
 import { wireQuestion } from "../lib/dataset/mod.ts";
-import { sha256Hex } from "../lib/record/mod.ts";
-import { table } from "../lib/report/mod.ts";
+import { type CiCheck, policyChecks, table } from "../lib/report/mod.ts";
 import type { Workflow } from "../lib/workflow/mod.ts";
 
 /**
@@ -38,32 +39,22 @@ export async function readGatePolicy(
       );
     }
   }
-  let bytes: Uint8Array;
+  let read: GatePolicy;
   try {
-    bytes = await Deno.readFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new UsageError(
-        `Cannot read policy "${file}": file not found; write one with deno task policy`,
-      );
-    }
-    throw error;
-  }
-  let policy;
-  try {
-    policy = parsePolicy(new TextDecoder().decode(bytes), file);
+    read = await readPolicy(file);
   } catch (error) {
     if (error instanceof TypeError || error instanceof SyntaxError) {
       throw new UsageError(error.message);
     }
     throw error;
   }
+  const policy = read.policy;
   if (policy.type !== "noul") {
     throw new UsageError(
       `Cannot apply policy "${file}": it decides a ${policy.type} question; the gate asks a yes/no (noul) question`,
     );
   }
-  return { policy, file, sha256: await sha256Hex(bytes) };
+  return read;
 }
 
 /**
@@ -128,4 +119,21 @@ export function policyOutcome(
     );
   }
   return broken;
+}
+
+/**
+ * The policy's lanes as CI checks (`--junit`, `--github`): its result over the gate's verdicts, in
+ * the shape `bench --policy` records, one check per lane.
+ *
+ * @param policy The policy applied.
+ * @param records The gate's records.
+ * @returns One check per lane with a verdict.
+ */
+export function gatePolicyChecks(
+  policy: GatePolicy,
+  records: Iterable<PolicyCheckInput>,
+): CiCheck[] {
+  const checker = new PolicyChecker(policy.policy);
+  for (const r of records) checker.add(r);
+  return policyChecks(policySection(policy, checker));
 }

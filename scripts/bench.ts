@@ -55,6 +55,7 @@ import {
   PIPELINE_OPTIONS,
   pipelineFlags,
 } from "./_bench_pipeline.ts";
+import { benchPolicy, POLICY_OPTION, policyBroken } from "./_bench_policy.ts";
 
 const DEFAULT_WORKFLOW = "workflows/reference.ts";
 
@@ -130,8 +131,10 @@ run's own file.`,
       help: "concurrencies of the --repeat passes, e.g. 1,4,16 (default: --parallel)",
     },
     ...PIPELINE_OPTIONS,
+    ...POLICY_OPTION,
   },
-  more: `Exit status: 0 completed and every threshold passed; 1 incomplete or a threshold failed;
+  more: `Exit status: 0 completed and every threshold passed; 1 incomplete, a threshold failed or
+the --policy no longer holds on a lane;
 2 usage, workflow or run-directory error; 3 the vendored dataset failed its integrity check;
 4 completed but not added to the run index (--db); 130 interrupted (Ctrl+C: requests in flight
 get 2 s, the run is written as interrupted).`,
@@ -263,6 +266,8 @@ async function main(args: string[]): Promise<number> {
       "Cannot use --sample with a workflow of several endpoints: it compares them on the first cases; use --limit",
     );
   }
+  // Refused before any request when it decides another question.
+  const policy = await benchPolicy(values.policy, workflow, resume?.run);
   if (engines && (workflow.endpoints?.length ?? 0) > 1) {
     // Several endpoints: the same cases on each engine, compared side by side.
     const flags = { baseUrl, model, parallel, limit, outDir, datasetDir, cache: pipeline.cache };
@@ -366,6 +371,7 @@ async function main(args: string[]): Promise<number> {
     dbPath: dbPath === "" ? null : dbPath,
     cache: pipeline.cache,
     sinks: [misses],
+    policy,
   });
   bar.done();
   if (result.discarded) {
@@ -389,6 +395,7 @@ async function main(args: string[]): Promise<number> {
     if (result.indexed !== null) console.log(`index       ${result.indexed}`);
   }
   if (result.fatal !== null) console.error(`decibench: ${result.fatal}`);
+  const broken = policyBroken(result.run, json);
   // No resume hint after a refused key, an endpoint without decision models or a server that is not
   // one: resuming would ask the same server again. An unreachable server is resumed once it is up
   // (or with the right --base-url: a run with no answered case may change its endpoint).
@@ -412,7 +419,7 @@ async function main(args: string[]): Promise<number> {
   if (result.status === "interrupted") return 130;
   if (result.status !== "completed") return 1;
   // A threshold not evaluated (pass null) neither passes nor fails.
-  if (result.thresholds.some((t) => t.pass === false)) return 1;
+  if (result.thresholds.some((t) => t.pass === false) || broken.length > 0) return 1;
   return result.indexError === null ? 0 : EXIT_INDEX_FAILED;
 }
 

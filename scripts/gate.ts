@@ -43,7 +43,12 @@ import {
 import { resolveRunDir, shellQuote } from "../lib/record/mod.ts";
 import { resolve } from "node:path";
 import { QuestionSetError } from "../lib/dataset/mod.ts";
-import { checkGatePolicy, policyOutcome, readGatePolicy } from "./_gate_policy.ts";
+import {
+  checkGatePolicy,
+  gatePolicyChecks,
+  policyOutcome,
+  readGatePolicy,
+} from "./_gate_policy.ts";
 import { table } from "../lib/report/mod.ts";
 import { loadWorkflow, withEndpointLimits, WorkflowError } from "../lib/workflow/mod.ts";
 
@@ -247,9 +252,19 @@ async function main(args: string[]): Promise<number> {
     if (run.fatal) console.error(`decibench: ${run.fatal}`);
     console.log(`\nverdicts    ${result.dir}/gate.jsonl`);
   }
+  // One pass over gate.jsonl: the cache's misses, and what a policy's re-check needs.
+  const misses: string[] = [];
+  const checked: { lane: string; verdict: string; label: boolean | null }[] = [];
+  for await (const r of result.records()) {
+    if (r.error?.kind === "cache_miss") misses.push(r.id);
+    if (gatePolicy) checked.push({ lane: r.lane, verdict: r.verdict, label: r.label });
+  }
   await writeCiReports([{
     name: `decibench gate ${run.workflow} ${run.question}`,
-    checks: gateLaneChecks(run.lanes, run.threshold),
+    checks: [
+      ...gateLaneChecks(run.lanes, run.threshold),
+      ...(gatePolicy ? gatePolicyChecks(gatePolicy, checked) : []),
+    ],
   }], {
     ...ci,
     file,
@@ -260,15 +275,6 @@ async function main(args: string[]): Promise<number> {
       `${run.cases} cases, ${run.undecided} undecided · ${run.endpoint} · model ${run.model}`,
     ],
   });
-  // One pass over gate.jsonl: the cache's misses, and what a policy's re-check needs.
-  const misses: string[] = [];
-  const checked: { lane: string; verdict: string; label: boolean | null }[] = [];
-  for await (const r of result.records()) {
-    if (r.error?.kind === "cache_miss") misses.push(r.id);
-    if (gatePolicy && r.label !== null) {
-      checked.push({ lane: r.lane, verdict: r.verdict, label: r.label });
-    }
-  }
   reportCache(pipeline.cache, [{ endpoint: null, cases: misses }]);
   const broken = gatePolicy ? policyOutcome(gatePolicy, checked, json) : [];
   if (run.undecided > 0) {

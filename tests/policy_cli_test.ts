@@ -2,6 +2,7 @@
 // on fresh cases: real subprocesses, the embedded reference server, files in a temp dir.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { XMLParser } from "fast-xml-parser";
 import { runScript } from "./bench_cli_helpers.ts";
 
 /** A question set CSV: lanes a and b, `ok` yes/no (every 9th blank), `topic` a choice, `note` unlabelled. */
@@ -201,10 +202,25 @@ Deno.test("`deno task policy` chooses lane bars on a labelled run and `gate --po
       join(dir, "loose.json"),
       "--out",
       join(dir, "gate-loose"),
+      "--junit",
+      join(dir, "gate-loose.xml"),
     ]);
     assert.equal(out.code, 1, out.stderr);
     assert.match(out.stderr, /the policy no longer holds on lane a:/);
     assert.doesNotMatch(out.stderr, /lane b:/);
+    // One JUnit test case per policy lane: a failed, b passed.
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
+      await Deno.readTextFile(join(dir, "gate-loose.xml")),
+    );
+    const cases = ([xml.testsuites.testsuite.testcase].flat() as Record<string, unknown>[])
+      .filter((c) => c.classname === "policy.lanes");
+    assert.deepEqual(cases.map((c) => c.name), ["policy ok lane a", "policy ok lane b"]);
+    assert.match(
+      String((cases[0]?.failure as { message: string }).message),
+      /false passes among gold "no" [\d.]+ \(\d+\/\d+\).*: no longer holds$/,
+    );
+    assert.equal(cases[1]?.failure, undefined);
+    assert.equal(cases[1]?.skipped, undefined);
   });
 
   await t.step("gate refuses a policy for another question definition before asking", async () => {

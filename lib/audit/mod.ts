@@ -91,9 +91,17 @@ export {
 export {
   checkPolicy,
   checkPolicyQuestion,
+  PolicyChecker,
   type PolicyCheckInput,
   type PolicyCheckLane,
 } from "./policy_check.ts";
+export {
+  checkRunPolicy,
+  PolicyRunSink,
+  policyRunSink,
+  policySection,
+  readPolicy,
+} from "./policy_run.ts";
 export {
   parsePolicy,
   type Policy,

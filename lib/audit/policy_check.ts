@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { clopperPearsonUpper } from "./binomial.ts";
 import { clopperPearsonLower } from "./ltt.ts";
 import type { Policy } from "./policy_schema.ts";
 
@@ -13,10 +14,19 @@ import type { Policy } from "./policy_schema.ts";
 export interface PolicyCheckInput {
   /** The case's lane. */
   lane: string;
-  /** The verdict: `pass`, `fail`, `escalate` or `undecided`. */
+  /**
+   * The verdict: `pass`, `fail`, `escalate` or `undecided` (and, for a question of more than two
+   * options, `answer`).
+   */
   verdict: string;
   /** The gold label (true: yes), or null when unlabelled. */
   label: boolean | null;
+  /**
+   * Whether the answer is the gold option (a question of more than two options under
+   * `selective-risk`); without it, a `pass` is right when the label is yes.
+   * @default undefined
+   */
+  correct?: boolean | undefined;
 }
 
 /** One lane's re-check. */
@@ -33,8 +43,100 @@ export interface PolicyCheckLane {
   rate: number | null;
   /** One-sided 95% exact lower bound on the rate, null without trials. */
   lower95: number | null;
+  /** One-sided 95% exact upper bound on the rate, null without trials. */
+  upper95: number | null;
   /** False when the lower bound exceeds α: the policy no longer holds on this lane. */
   holds: boolean;
+}
+
+/** A lane's counts, fed one verdict at a time. */
+interface LaneCounts {
+  labelled: number;
+  events: number;
+  trials: number;
+  verdicts: Record<string, number>;
+}
+
+/**
+ * Re-checks a policy per lane, fed one verdict at a time (in memory that does not grow with the
+ * number of verdicts): what {@linkcode checkPolicy} computes over a list, and what a run with
+ * `bench --policy` computes as its answers arrive.
+ */
+export class PolicyChecker {
+  readonly #policy: Pick<Policy, "objective" | "alpha">;
+  readonly #lanes = new Map<string, LaneCounts>();
+
+  /**
+   * A checker with no verdict yet.
+   *
+   * @param policy The policy applied.
+   */
+  constructor(policy: Pick<Policy, "objective" | "alpha">) {
+    this.#policy = policy;
+  }
+
+  /**
+   * Counts one verdict (every verdict is counted by lane; the labelled, decided ones feed the
+   * rate).
+   *
+   * @param r The verdict with its label.
+   */
+  add(r: PolicyCheckInput): void {
+    let lane = this.#lanes.get(r.lane);
+    if (!lane) {
+      this.#lanes.set(r.lane, lane = { labelled: 0, events: 0, trials: 0, verdicts: {} });
+    }
+    lane.verdicts[r.verdict] = (lane.verdicts[r.verdict] ?? 0) + 1;
+    if (r.label === null || r.verdict === "undecided") return;
+    lane.labelled++;
+    const decided = r.verdict === "pass" || r.verdict === "fail" || r.verdict === "answer";
+    if (this.#policy.objective === "false-pass") {
+      if (r.label === false && decided) {
+        lane.trials++;
+        if (r.verdict === "pass") lane.events++;
+      }
+    } else if (decided) {
+      lane.trials++;
+      const wrong = r.correct !== undefined ? !r.correct : (r.verdict === "pass") !== r.label;
+      if (wrong) lane.events++;
+    }
+  }
+
+  /**
+   * Verdict counts of a lane (`pass`, `fail`, `answer`, `escalate`, `undecided`), empty for a
+   * lane not seen.
+   *
+   * @param lane The lane.
+   * @returns Verdict → count.
+   */
+  verdicts(lane: string): Readonly<Record<string, number>> {
+    return this.#lanes.get(lane)?.verdicts ?? {};
+  }
+
+  /**
+   * The re-check per lane.
+   *
+   * @param all Include lanes without a labelled verdict (default: only those with one).
+   * @returns One row per lane, sorted by lane.
+   */
+  lanes(all = false): PolicyCheckLane[] {
+    return [...this.#lanes.keys()].sort().flatMap((lane) => {
+      const { labelled, events, trials } = this.#lanes.get(lane) as LaneCounts;
+      if (!all && labelled === 0) return [];
+      const lower95 = trials ? clopperPearsonLower(events, trials) : null;
+      return [{
+        lane,
+        labelled,
+        events,
+        trials,
+        rate: trials ? events / trials : null,
+        lower95,
+        upper95: trials ? clopperPearsonUpper(events, trials) : null,
+        holds: this.#policy.objective === "cost" || lower95 === null ||
+          lower95 <= this.#policy.alpha,
+      }];
+    });
+  }
 }
 
 /**
@@ -54,39 +156,9 @@ export function checkPolicy(
   policy: Pick<Policy, "objective" | "alpha">,
   records: Iterable<PolicyCheckInput>,
 ): PolicyCheckLane[] {
-  const lanes = new Map<string, { labelled: number; events: number; trials: number }>();
-  for (const r of records) {
-    if (r.label === null || r.verdict === "undecided") continue;
-    let lane = lanes.get(r.lane);
-    if (!lane) lanes.set(r.lane, lane = { labelled: 0, events: 0, trials: 0 });
-    lane.labelled++;
-    if (policy.objective === "false-pass") {
-      if (r.label === false && (r.verdict === "pass" || r.verdict === "fail")) {
-        lane.trials++;
-        if (r.verdict === "pass") lane.events++;
-      }
-    } else if (r.verdict === "pass" || r.verdict === "fail") {
-      lane.trials++;
-      if ((r.verdict === "pass") !== r.label) lane.events++;
-    }
-  }
-  return [...lanes.keys()].sort().map((lane) => {
-    const { labelled, events, trials } = lanes.get(lane) as {
-      labelled: number;
-      events: number;
-      trials: number;
-    };
-    const lower95 = trials ? clopperPearsonLower(events, trials) : null;
-    return {
-      lane,
-      labelled,
-      events,
-      trials,
-      rate: trials ? events / trials : null,
-      lower95,
-      holds: policy.objective === "cost" || lower95 === null || lower95 <= policy.alpha,
-    };
-  });
+  const checker = new PolicyChecker(policy);
+  for (const r of records) checker.add(r);
+  return checker.lanes();
 }
 
 /**

@@ -25,6 +25,7 @@ export {
   type TextLine,
 } from "./lines.ts";
 export type { AnsweredCase, CaseAsked, RunSink } from "./sink.ts";
+export type { RunPolicy, RunPolicyLane, RunPolicySink, RunPolicyVerdicts } from "./run_policy.ts";
 export { fingerprint, type FingerprintInput, sha256Hex } from "./fingerprint.ts";
 export {
   findRun,

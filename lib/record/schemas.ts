@@ -17,6 +17,7 @@ import {
 } from "../dataset/mod.ts";
 import { ERROR_KINDS, type ErrorKind, type ReplicaStats } from "../client/mod.ts";
 import type { ClassResults, StabilitySummary, Summary } from "../metrics/mod.ts";
+import { type RunPolicy, RunPolicySchema } from "./run_policy.ts";
 
 /**
  * What a run records about a question set that is not the card protocol. The question
@@ -494,6 +495,8 @@ export const RunJsonSchema = z.object({
   stability: RunStabilitySchema.optional(),
   /** Per-replica figures of a run spread over `endpoint.replicas` (absent otherwise). */
   replicas: z.array(ReplicaStatsSchema).optional(),
+  /** A decision policy applied to the answers (`bench --policy`; absent without it). */
+  policy: RunPolicySchema.optional(),
 });
 /** `run.json`: what ran, how it ended, its summary and thresholds. */
 export interface RunJson {
@@ -530,6 +533,11 @@ export interface RunJson {
    * errors, whether the replica was left out, latency (absent for a single server).
    */
   replicas?: ReplicaStats[] | undefined;
+  /**
+   * A decision policy applied to the answers (`bench --policy`): the policy, and per lane its bar,
+   * verdicts and — with labels — the realised rate and whether it still holds (absent without it).
+   */
+  policy?: RunPolicy | undefined;
 }
 
 /** Each schema's parsed type equals its public interface. */

@@ -7,7 +7,8 @@
  * @module
  */
 import { metricByName } from "../metrics/mod.ts";
-import type { ThresholdResult } from "../record/mod.ts";
+import type { RunPolicy, ThresholdResult } from "../record/mod.ts";
+import { policyLaneVerdict, policyRateName } from "./policy.ts";
 
 /** One check, as a JUnit test case and a GitHub annotation. */
 export interface CiCheck {
@@ -182,6 +183,44 @@ export function thresholdChecks(thresholds: readonly ThresholdResult[]): CiCheck
     pass: t.pass,
     message: thresholdMessage(t),
   }));
+}
+
+/**
+ * A decision policy's lanes as checks (`bench --policy`, `gate --policy`): passed where the
+ * policy still holds, failed where it no longer holds, skipped (with the reason) where it was not
+ * checked — no labelled case, an uncertified lane, or the cost objective.
+ *
+ * @param policy The policy section (`run.json`'s `policy`, or the gate's).
+ * @returns One check per lane, sorted by lane.
+ * @example
+ * ```ts ignore
+ * import { policyChecks } from "./ci.ts";
+ * policyChecks(run.policy).filter((c) => c.pass === false); // lanes where it no longer holds
+ * ```
+ */
+export function policyChecks(policy: RunPolicy): CiCheck[] {
+  return policy.lanes.map((l) => {
+    const verdicts = policy.type === "noul"
+      ? `${l.verdicts.pass} pass, ${l.verdicts.fail} fail`
+      : `${l.verdicts.answer} answered`;
+    const rate = l.rate === null
+      ? ""
+      : `; ${policyRateName(policy)} ${
+        figure(l.rate)
+      } (${l.events}/${l.trials}), one-sided 95% bounds [${figure(l.lower95)}, ${
+        figure(l.upper95)
+      }] against α ${figure(policy.alpha)}`;
+    return {
+      name: `policy ${policy.question} lane ${l.lane}`,
+      group: "policy.lanes",
+      pass: l.holds,
+      message: `lane ${l.lane} under policy ${policy.file} (${policy.objective}, bar ${
+        l.threshold === null ? "none" : figure(l.threshold)
+      }): ${verdicts}, ${l.verdicts.escalate} escalate, ${l.verdicts.undecided} undecided${rate}: ${
+        policyLaneVerdict(policy, l)
+      }`,
+    };
+  });
 }
 
 /** Escapes a GitHub workflow command's message (`%`, CR, LF). */

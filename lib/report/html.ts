@@ -27,6 +27,7 @@ import { metricInterval, metricText, num, numericColumns } from "./format.ts";
 import { laneWord, protocolNote, runRating } from "./protocol.ts";
 import type { RunReport } from "./model.ts";
 import { calibrationHtml } from "./calibration.ts";
+import { policyData } from "./policy.ts";
 import { replicaData } from "./replicas.ts";
 import { classesHtml } from "./classes.ts";
 
@@ -172,6 +173,15 @@ export function htmlReport(report: RunReport, options: HtmlOptions = {}): string
   out.push("<h2>Metrics</h2>", htmlData(headlineData(summary)));
   const thresholds = thresholdData(run);
   if (thresholds.rows.length) out.push("<h2>Thresholds</h2>", htmlData(thresholds));
+  const policy = policyData(run.policy);
+  if (policy !== null) {
+    out.push(
+      "<h2>Policy</h2>",
+      `<p>${e(policy.intro)}</p>`,
+      htmlData(policy.table),
+      `<p class="sub">${e(policy.note)}</p>`,
+    );
+  }
 
   out.push("<h2>Accuracy</h2>");
   if (charts) {

@@ -14,6 +14,7 @@ import { disagreementData, headlineData, thresholdData } from "./tables.ts";
 import { errorKindData } from "./errors.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationMarkdown } from "./calibration.ts";
+import { policyData } from "./policy.ts";
 import { replicaData } from "./replicas.ts";
 import { classesMarkdown } from "./classes.ts";
 
@@ -248,6 +249,19 @@ export function markdownSections(
     out.push("## Thresholds", "");
     out.push(
       table(thresholds.header, thresholds.rows, { markdown: true }),
+      "",
+    );
+  }
+  const policy = policyData(run.policy);
+  if (policy !== null) {
+    out.push(
+      "## Policy",
+      "",
+      policy.intro,
+      "",
+      table(policy.table.header, policy.table.rows, { markdown: true }),
+      "",
+      policy.note,
       "",
     );
   }

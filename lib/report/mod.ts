@@ -49,6 +49,7 @@ export {
   type WarningRow,
 } from "./model.ts";
 export { terminalReport } from "./terminal.ts";
+export { policyData, policyLaneVerdict, policyRateName, type PolicySection } from "./policy.ts";
 export {
   type CiCheck,
   type CiSuite,
@@ -56,6 +57,7 @@ export {
   githubAnnotations,
   githubOutputOn,
   junitXml,
+  policyChecks,
   thresholdCheckName,
   thresholdChecks,
   thresholdMessage,

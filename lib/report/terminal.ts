@@ -14,6 +14,7 @@ import { laneWord, protocolNote, runRating, thresholdName, thresholdVerdict } fr
 import { breakdownData, clipName, reliabilityData } from "./tables.ts";
 import { warningLines } from "./warnings.ts";
 import { calibrationTerminal } from "./calibration.ts";
+import { policyData } from "./policy.ts";
 import { replicaData } from "./replicas.ts";
 import { classesTerminal } from "./classes.ts";
 
@@ -144,6 +145,17 @@ export function summaryLines(
   return lines;
 }
 
+function policyLines(run: RunJson): string[] {
+  const data = policyData(run.policy);
+  return data === null ? [] : [
+    "",
+    ...wrapped("policy      ", data.intro),
+    table(data.table.header, data.table.rows),
+    ...wrapped("            ", data.note),
+    "",
+  ];
+}
+
 function replicaLines(run: RunJson): string[] {
   const data = replicaData(run);
   return data.rows.length ? ["", "Replicas", table(data.header, data.rows), ""] : [];
@@ -178,6 +190,7 @@ export function terminalReport(report: RunReport): string {
     "",
     ...errorLines(report.errors),
     ...summaryLines(run, summary, report.asked),
+    ...policyLines(run),
     ...replicaLines(run),
     ...calibrationTerminal(report),
     ...warningLines(report.warnings).map((line) => `warning     ${line}`),

@@ -13,6 +13,7 @@ import {
   metricInterval,
   metricText,
   num,
+  policyData,
   runRating,
   type TableData,
   thresholdName,
@@ -275,6 +276,33 @@ export function runPage(m: RunModel): Html {
       </section>
     `
     : "";
+  const policyTable = policyData(report.policy ?? run.policy);
+  const policy = policyTable === null ? "" : html`
+    <section aria-labelledby="policy-h">
+      <h2 id="policy-h">Policy</h2>
+      <p>${policyTable.intro}</p>
+      <table id="policy">
+        <caption>Decision policy per ${laneWord(spec)}</caption>
+        <thead>
+          <tr>${policyTable.table.header.map((h) => html`<th scope="col">${h}</th>`)}</tr>
+        </thead>
+        <tbody>${policyTable.table.rows.map(([lane, ...cells]) =>
+          html`
+            <tr>
+              <th scope="row">${lane}</th>${cells.map((cell, i) =>
+                i === cells.length - 1
+                  ? html`<td><span class="badge ${
+                    cell === "holds" ? "pass" : cell === "no longer holds" ? "fail" : ""
+                  }">${cell}</span></td>`
+                  : html`<td class="n">${cell}</td>`
+              )}
+            </tr>
+          `
+        )}</tbody>
+      </table>
+      <p class="muted">${policyTable.note}</p>
+    </section>
+  `;
   const explore =
     html`<section aria-labelledby="explore-h"><h2 id="explore-h">Explore decisions</h2>
 ${filterForm(entry.id, m.facets, {}, "dataset")}</section>`;
@@ -365,7 +393,7 @@ ${dataTable("By question type", breakdownData(report.byType), "by-type")}</secti
   return page(
     `Run ${entry.id}`,
     html`
-      ${header}${live}${warnings}${cards}${measures}${thresholds}${explore}${charts}${tables}${errorSection}
+      ${header}${live}${warnings}${cards}${measures}${thresholds}${policy}${explore}${charts}${tables}${errorSection}
       <p
         class="muted">Intervals are seeded 95% bootstrap intervals resampling cases (seed ${spec
           .seed}), as in report.html. Errors count as misses; KL, Brier, ECE and NLL cover answered decisions. ECE is the standard 10-bin top-label ECE${spec

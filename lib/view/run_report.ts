@@ -8,7 +8,7 @@
  * @module
  */
 import { type BreakdownRow, MetricsAccumulator, reliabilityTable } from "../metrics/mod.ts";
-import type { DecisionRecord, RunJson } from "../record/mod.ts";
+import type { DecisionRecord, RunJson, RunPolicy } from "../record/mod.ts";
 import type { RunReport } from "../report/mod.ts";
 import {
   accuracyChart,
@@ -25,6 +25,8 @@ export interface RunPageReport {
   byWorkflow: BreakdownRow[];
   /** Breakdown by question (`workflow/question`). */
   byQuestion: BreakdownRow[];
+  /** The decision policy applied to the run's answers (`bench --policy`), absent without one. */
+  policy?: RunPolicy | undefined;
   /**
    * The answered, labelled decisions the confidence histogram and the risk–coverage chart draw
    * (an unlabelled decision is neither right nor wrong).
@@ -104,6 +106,7 @@ export async function runPageReport(
     byWorkflow: ordered("workflow", rows.byWorkflow),
     byQuestion: ordered("question", rows.byQuestion),
     points,
+    policy: run.policy,
   }, run.spec.question_set === undefined);
 }
 
@@ -115,7 +118,10 @@ export async function runPageReport(
  * @returns The breakdowns and the charts' SVG text.
  */
 export function runPageReportOf(report: RunReport): RunPageReport {
-  return pageReport(report, report.run.spec.question_set === undefined);
+  return pageReport(
+    { ...report, policy: report.run.policy },
+    report.run.spec.question_set === undefined,
+  );
 }
 
 /**
@@ -125,16 +131,18 @@ export function runPageReportOf(report: RunReport): RunPageReport {
 function pageReport(
   report: Pick<RunReport, "byType" | "byWorkflow" | "byQuestion"> & {
     points: readonly ChartPoint[] | RunReport["points"];
+    policy?: RunPolicy | undefined;
   },
   cardProtocol: boolean,
 ): RunPageReport {
-  const { byType, byWorkflow, byQuestion, points } = report;
+  const { byType, byWorkflow, byQuestion, points, policy } = report;
   const empty = points.length === 0;
   const referencePoints = cardProtocol;
   return {
     byType,
     byWorkflow,
     byQuestion,
+    ...(policy !== undefined ? { policy } : {}),
     charted: points.filter((p) => p.confidence !== null).length,
     charts: {
       byWorkflow: empty ? "" : accuracyChart(byWorkflow, { referencePoints }),

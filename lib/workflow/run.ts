@@ -37,6 +37,7 @@ import {
   RUN_JSON_VERSION,
   runId,
   type RunJson,
+  type RunPolicySink,
   RunRecorder,
   type RunSession,
   type RunSink,
@@ -201,6 +202,12 @@ export interface RunOptions {
    * @default undefined (no cache)
    */
   cache?: ReplyCache | undefined;
+  /**
+   * A decision policy applied to the answers after they arrive (`--policy`; nothing sent changes):
+   * `policyRunSink` of `decibench/audit` builds it. Its section is `run.json`'s `policy`.
+   * @default undefined (no policy)
+   */
+  policy?: RunPolicySink | undefined;
 }
 
 /** The result of a run. */
@@ -813,6 +820,7 @@ export async function runPrepared(
       keptCorrect,
       keptLabelled,
     }),
+    ...(options.policy !== undefined ? [options.policy] : []),
     ...(options.sinks ?? []),
   ];
   // The sinks are called one after the other, one case at a time; a failure fails every call
@@ -1063,6 +1071,7 @@ export async function runPrepared(
       fatal,
       ...(stability !== undefined ? { stability } : {}),
       ...(replicaSet !== undefined ? { replicas: replicaSet.set.stats() } : {}),
+      ...(options.policy !== undefined ? { policy: options.policy.section() } : {}),
       sessions: [...sessions, {
         started_at: sessionStarted.toISOString(),
         finished_at: finished.toISOString(),
