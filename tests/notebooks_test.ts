@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { loadWorkflow, predictorNames, runBenchmark, validateWorkflow } from "../mod.ts";
 import {
   assertJupyter,
