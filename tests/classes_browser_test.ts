@@ -1,6 +1,6 @@
 // End-to-end in headless Chromium: from a tickets run's page, the keyboard reaches the per-class
-// page; its matrices are drawn (screenshot checked) with no serious or critical axe-core
-// violation; a lane's button opens that lane's figures.
+// page; its matrices are drawn (screenshot checked), whole at 1280 px, with no serious or
+// critical axe-core violation; a lane's button opens that lane's figures.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { RunJson } from "../lib/record/mod.ts";
@@ -34,7 +34,7 @@ Deno.test("the per-class page is reached, drawn and accessible in headless Chrom
         .replace("path: tickets.csv", `path: ${join(ROOT, "examples/tickets/tickets.csv")}`)
         .replace(
           /reference: \{[^}]*\}/,
-          'reference: { predictor: oracle, faults: "jitter=0.5", seed: 3 }',
+          'reference: { predictor: oracle, faults: "jitter=0.5,malformed=0.05", seed: 3 }',
         ),
     );
     const dir = join(runs, "tickets");
@@ -66,6 +66,21 @@ Deno.test("the per-class page is reached, drawn and accessible in headless Chrom
     const urgent = run.summary!.classes!.urgent!;
     assert.deepEqual(cells, urgent.confusion[0]!.slice(0, urgent.labels.length));
     await screenshotDrawn(page, join(SHOTS, "classes.png"));
+    // At 1280 px every matrix (five classes, the error column and support for topic) and
+    // per-class table is shown whole, none cut off in a scrolling box beside the other.
+    const clipped = await page.$$eval(
+      "table.confusion, table.per-class",
+      (tables) =>
+        tables.filter((t) => {
+          const box = t.parentElement!;
+          return box.scrollWidth > box.clientWidth + 1;
+        }).map((t) => `${t.className} ${t.getAttribute("data-question")}`),
+    );
+    assert.deepEqual(clipped, [], "tables cut off at 1280 px");
+    assert.ok(
+      await page.$('table.confusion[data-question="topic"] td[data-predicted="error"]'),
+      "the run has errors: topic's matrix has its error column",
+    );
     await assertAccessible(page, "per-class page");
     const lane = Object.keys(urgent.lanes)[0]!;
     await tabTo(page, `a.button[href$="?lane=${encodeURIComponent(lane)}"]`);

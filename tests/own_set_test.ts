@@ -372,6 +372,14 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
     };
     const classes = run.summary.classes as ClassResults;
     const lanes = [...new Set(records.map((r) => r.workflow))];
+    // The two notebooks execute under Jupyter while the other surfaces are checked.
+    await assertJupyter();
+    const env = { DECIBENCH_RUN_DIR: dir };
+    const explore = executeRunNotebook("explore_run", env);
+    const perLane = executeRunNotebook("per_lane", env);
+    // Handled here too, so that a failure is reported by its step, not as an unhandled rejection.
+    explore.catch(() => {});
+    perLane.catch(() => {});
     const want = Object.fromEntries(
       Object.keys(OPTIONS).map((q) => [q, expectedClasses(q, records)]),
     ) as Record<string, ClassExpected>;
@@ -444,7 +452,8 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
           diagonal,
           `${q}: the diagonal is the question's correct decisions`,
         );
-        assert.deepEqual(Object.keys(got.lanes).sort(), [...lanes].sort());
+        // Lanes in the run's order (as the lane tables list them), the same for every question.
+        assert.deepEqual(Object.keys(got.lanes), lanes, `${q}: lanes in the run's order`);
         for (const lane of lanes) {
           const l = expectedClasses(q, records.filter((r) => r.workflow === lane));
           assert.deepEqual(got.lanes[lane]!.confusion, l.confusion, `${q} ${lane} confusion`);
@@ -753,10 +762,8 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
       assert.deepEqual([n, nulls], [e.all.n, unlabelled]);
     });
 
-    await assertJupyter();
-    const env = { DECIBENCH_RUN_DIR: dir };
     await t.step("notebooks/explore_run.ipynb executed by Jupyter: counts and states", async () => {
-      const outputs = await executeRunNotebook("explore_run", env);
+      const outputs = await explore;
       assert.deepEqual(notebookErrors(outputs), [], "explore_run wrote error output");
       const said = notebookMarkdown(outputs);
       const answered = e.all.n - e.all.errors;
@@ -787,7 +794,7 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
     await t.step(
       "notebooks/per_lane.ipynb executed by Jupyter: by lane, by question, per class",
       async () => {
-        const outputs = await executeRunNotebook("per_lane", env);
+        const outputs = await perLane;
         assert.deepEqual(notebookErrors(outputs), [], "per_lane wrote error output");
         const said = notebookMarkdown(outputs);
         assert.match(said, /### By lane/);
@@ -932,6 +939,19 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
             assert.deepEqual(api.classes, classes);
             const runPage = await (await fetch(`${view.url}/runs/${id}`)).text();
             assert.ok(runPage.includes(`href="/runs/${id}/classes"`), "the run page links to it");
+            const page = dom(await (await fetch(`${view.url}/runs/${id}/classes`)).text());
+            const buttons = [...page.querySelectorAll("p.quick a.button")].map((a: Dom) =>
+              a.textContent.trim()
+            );
+            assert.deepEqual(buttons, ["all", ...lanes], "the lane buttons in the run's order");
+            const overview = [...page.querySelectorAll("#classes-overview tbody tr")].map((
+              tr: Dom,
+            ) => [...tr.querySelectorAll("th, td")].map((c: Dom) => c.textContent.trim()));
+            assert.deepEqual(
+              overview.map((r: string[]) => `${r[0]} ${r[2]}`),
+              Object.keys(OPTIONS).flatMap((q) => ["all", ...lanes].map((l) => `${q} ${l}`)),
+              "the overview lists every question's lanes in the run's order",
+            );
             for (const lane of [undefined, lanes[0]!]) {
               const res = await fetch(
                 `${view.url}/runs/${id}/classes${lane ? `?lane=${encodeURIComponent(lane)}` : ""}`,

@@ -79,6 +79,37 @@ Deno.test("the view shows and searches a user set's states, and names its datase
       assert.ok(!terms.includes("workflow"), terms.join(","));
     });
 
+    await t.step(
+      "the explorer's filters say lane, and a question asked in every lane names none",
+      async () => {
+        const lanes = new Set(made.rows.map((r) => r.channel)).size;
+        assert.ok(lanes > 1);
+        for (const path of [`/runs/${id}`, `/runs/${id}/decisions`]) {
+          const doc = dom((await get(path)).text);
+          assert.equal(doc.querySelector('label[for="workflow"]')?.textContent, "Lane", path);
+          const options = [...doc.querySelectorAll("select#question option")].slice(1).map((o) =>
+            o.textContent
+          );
+          assert.deepEqual(options, [
+            `topic (choice, ${lanes} lanes)`,
+            `urgent (noul, ${lanes} lanes)`,
+            `severity (score, ${lanes} lanes)`,
+          ], path);
+        }
+        // Typed Decisions: each question belongs to one workflow, named beside it.
+        const doc = dom((await get(`/runs/${typed.run.id}/decisions`)).text);
+        assert.equal(doc.querySelector('label[for="workflow"]')?.textContent, "Workflow (lane)");
+        const options = [...doc.querySelectorAll("select#question option")].slice(1).map((o) =>
+          o.textContent ?? ""
+        );
+        assert.ok(
+          options.length > 0 &&
+            options.every((o) => /^\S+ \((\S+, \w+|\w+, \d+ workflows)\)$/.test(o)),
+          options.join(),
+        );
+      },
+    );
+
     await t.step("the run page names the file, shows no rating and no card lines", async () => {
       const page = await get(`/runs/${id}`);
       const doc = dom(page.text);
