@@ -105,21 +105,29 @@ export function shownText(outputs: readonly NotebookOutput[]): string {
 
 /**
  * Executes a notebook that reads a run and shows its run line (`… decisions, status …`), once
- * more when that line is missing: the Deno kernel can publish a display after nbconvert has seen
- * its cell end, which then drops it (seen once under the parallel suite), so only a notebook that
- * never shows it fails.
+ * more when that line or another expected text is missing: the Deno kernel can publish a display
+ * after nbconvert has seen its cell end, which then drops it (seen under the parallel suite), so
+ * only a notebook that never shows it fails.
  *
  * @param name The notebook's name without `.ipynb`.
  * @param env Environment variables (e.g. `DECIBENCH_RUN_DIR`).
+ * @param expected More texts it must show (plain text or Markdown). @default none
  * @returns The outputs of all its cells, in order.
  * @throws {AssertionError} When nbconvert fails.
  */
 export async function executeRunNotebook(
   name: string,
   env: Record<string, string>,
+  expected: readonly RegExp[] = [],
 ): Promise<NotebookOutput[]> {
+  const complete = (outputs: readonly NotebookOutput[]) => {
+    const said = outputs.map((o) =>
+      notebookText(o.data?.["text/plain"]) + "\n" + notebookText(o.data?.["text/markdown"])
+    ).join("\n");
+    return [/decisions, status \w+/, ...expected].every((re) => re.test(said));
+  };
   const outputs = await executeNotebook(name, await Deno.makeTempDir(), env);
-  if (/decisions, status \w+/.test(shownText(outputs))) return outputs;
+  if (complete(outputs)) return outputs;
   return await executeNotebook(name, await Deno.makeTempDir(), env);
 }
 
