@@ -126,6 +126,12 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         "accuracy (lane chat, lower bound)",
       ]);
       assert.ok(doc.querySelector("table#by-workflow caption")?.textContent?.includes("By lane"));
+      // The measures' descriptions say lane, as the tables do, never Typed Decisions' workflow.
+      assert.doesNotMatch(page.text, /workflow\/question/);
+      const md = await Deno.readTextFile(join(made.dir, "report.md"));
+      const html = await Deno.readTextFile(join(made.dir, "report.html"));
+      assert.doesNotMatch(md, /workflow\/question/);
+      assert.doesNotMatch(html, /workflow\/question/);
     });
 
     await t.step("the runs list has a dataset column and filter", async () => {
