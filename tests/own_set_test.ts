@@ -889,6 +889,12 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
           r.id === run.id
         );
         assert.deepEqual([listed.decisions, listed.labelled], [e.all.n, e.all.labelled]);
+        const row = dom(await get("/")).querySelector(`tr[data-run="${run.id}"] td.decisions`);
+        assert.equal(
+          row.querySelector(".ci").getAttribute("data-labelled"),
+          String(e.all.labelled),
+        );
+        assert.ok(row.textContent.startsWith(String(e.all.n)), "the runs list's decisions");
         assert.ok(Math.abs(listed.metrics.accuracy.value - accuracy) < 1e-12);
         const breakdowns = JSON.parse(await get(`/api/runs/${id}/breakdowns`));
         const apiRows = (

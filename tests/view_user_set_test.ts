@@ -144,6 +144,26 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         ]),
       );
       assert.deepEqual(shown, new Map([[id, label], [typed.run.id, "Typed Decisions"]]));
+      // The decisions column shows the labelled count (what accuracy is over) when some are not.
+      const counts = new Map(
+        [...all.querySelectorAll("tr[data-run]")].map((r) => {
+          const cell = r.querySelector("td.decisions")?.textContent ?? "";
+          const note = r.querySelector("td.decisions .ci")?.textContent ?? "";
+          return [
+            r.getAttribute("data-run"),
+            `${cell.slice(0, cell.length - note.length)}|${note}`,
+          ];
+        }),
+      );
+      const summary = made.run.summary!;
+      assert.ok(summary.labelled! < summary.decisions, "the copy has unlabelled rows");
+      assert.deepEqual(
+        counts,
+        new Map([
+          [id, `${summary.decisions}|${summary.labelled} labelled`],
+          [typed.run.id, `${typed.run.summary!.decisions}|`],
+        ]),
+      );
       const options = [...all.querySelectorAll("select#dataset option")].map((o) =>
         o.getAttribute("value")
       );
