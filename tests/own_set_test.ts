@@ -915,6 +915,40 @@ Deno.test("an own question set with blank labels: the same counts, accuracy and 
         assert.deepEqual(apiRows(breakdowns.by_workflow), expectedRows(e.byLane));
         assert.deepEqual(apiRows(breakdowns.by_question), expectedRows(e.byQuestion));
       });
+      await t.step("the view's decision pages: outcome and the state from the file", async () => {
+        const rows = new Map(
+          (await Deno.readTextFile(join(TICKETS, "tickets.jsonl"))).trim().split("\n").map((l) => {
+            const r = JSON.parse(l) as Record<string, string>;
+            return [r.ticket_id, { tier: r.tier, subject: r.subject, message: r.message }];
+          }),
+        );
+        const outcome = (d: DecisionRecord) =>
+          d.error !== null
+            ? "error"
+            : d.gold === null
+            ? "unlabelled"
+            : answerOf(d) === d.gold
+            ? "correct"
+            : "wrong";
+        // The first decision of each outcome.
+        const firsts = ["correct", "wrong", "unlabelled", "error"].map((o) =>
+          records.find((d) => outcome(d) === o)!
+        );
+        for (const d of firsts) {
+          const path = `/runs/${id}/decisions/${encodeURIComponent(d.case)}/${d.question}`;
+          const doc = dom(await get(path));
+          const facts = new Map(
+            [...doc.querySelectorAll("dl.facts dt")].map((dt: Dom) => [
+              dt.textContent.trim(),
+              dt.nextElementSibling.textContent.trim(),
+            ]),
+          );
+          assert.equal(facts.get("outcome"), outcome(d), path);
+          assert.equal(facts.get("lane"), d.workflow, path);
+          const state = JSON.parse(doc.querySelector("pre.state")?.textContent ?? "null");
+          assert.deepEqual(state, rows.get(d.case), `${path}: the state from the file`);
+        }
+      });
       await t.step(
         "the view's explorer: wrong is real mistakes, unlabelled is offered",
         async () => {
