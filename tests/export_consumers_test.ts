@@ -6,75 +6,14 @@
 // equal to the run's report; and the Hugging Face eval-results file holding only the figures the
 // dataset card defines, with their conventions, never a zero-shot row for a train-split model.
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
+import { join } from "node:path";
 import YAML from "yaml";
-import { ROOT, runScript } from "./bench_cli_helpers.ts";
-import { benchRun, type MadeRun } from "./view_helpers.ts";
+import { runScript } from "./bench_cli_helpers.ts";
+import { benchRun } from "./view_helpers.ts";
+import { assertValid as valid, exportEee, pythonRecipe, validators } from "./eee_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
-
-const RECIPE = `
-import hashlib, json, sys
-bad = 0
-rows = 0
-for line in open(sys.argv[1], encoding="utf-8"):
-    row = json.loads(line)
-    payload = json.dumps({"raw": row["input"]["raw"], "reference": row["input"]["reference"]},
-                         sort_keys=True, separators=(",", ":"))
-    rows += 1
-    if hashlib.sha256(payload.encode("utf-8")).hexdigest() != row["sample_hash"]:
-        bad += 1
-print(json.dumps({"rows": rows, "mismatched": bad}))
-`;
-
-async function pythonRecipe(samples: string): Promise<{ rows: number; mismatched: number }> {
-  const out = await new Deno.Command("python3", {
-    args: ["-c", RECIPE, samples],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return JSON.parse(new TextDecoder().decode(out.stdout));
-}
-
-/** Asserts a value validates (a plain call: no type narrowing of the value). */
-function valid(validate: ValidateFunction, value: Json): void {
-  assert.ok(validate(value), JSON.stringify(validate.errors));
-}
-
-async function validators() {
-  const read = async (p: string) =>
-    JSON.parse(await Deno.readTextFile(join(ROOT, "vendor", "schemas", p)));
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  return {
-    evalResults: ajv.compile(await read("hf-eval-results/eval_results.schema.json")),
-    aggregate: ajv.compile(await read("every-eval-ever/eval.schema.json")),
-    instance: ajv.compile(await read("every-eval-ever/instance_level_eval.schema.json")),
-  };
-}
-
-async function exportEee(run: MadeRun, out: string, args: string[] = []) {
-  const result = await runScript("export.ts", [
-    run.dir,
-    "--format",
-    "every-eval-ever",
-    "--out",
-    out,
-    ...args,
-  ]);
-  assert.equal(result.code, 0, result.stderr);
-  const [samples, aggregate] = result.lines.map((l) => l.replace(/^\S+\s+/, "")) as [
-    string,
-    string,
-  ];
-  return {
-    samples,
-    aggregate: JSON.parse(await Deno.readTextFile(aggregate)) as Json,
-    path: relative(out, aggregate),
-  };
-}
 
 Deno.test("exports their consumers read correctly", async (t) => {
   const tmp = await Deno.makeTempDir({ prefix: "decibench-consumers-" });
@@ -84,12 +23,16 @@ Deno.test("exports their consumers read correctly", async (t) => {
     const v = await validators();
 
     await t.step("every sample_hash equals EEE's recipe run by Python", async () => {
-      const { samples, aggregate } = await exportEee(fitted, join(tmp, "eee"));
+      const { samples, aggregate } = await exportEee(fitted.dir, join(tmp, "eee"));
       const text = await Deno.readTextFile(samples);
       // The dataset's states hold non-ASCII text: the recipe escapes it, so it matters.
       assert.ok(/[^ -~\n]/.test(text), "some samples carry non-ASCII text");
       const checked = await pythonRecipe(samples);
-      assert.deepEqual(checked, { rows: 2000, mismatched: 0 });
+      assert.deepEqual(
+        [checked.rows, checked.mismatched],
+        [2000, 0],
+        checked.first_mismatches.join(),
+      );
       valid(v.aggregate, aggregate);
       for (const line of text.trimEnd().split("\n")) {
         const row = JSON.parse(line);
@@ -98,7 +41,7 @@ Deno.test("exports their consumers read correctly", async (t) => {
     });
 
     await t.step("metric ids are namespaced and carry their parameters", async () => {
-      const { aggregate } = await exportEee(fitted, join(tmp, "eee"));
+      const { aggregate } = await exportEee(fitted.dir, join(tmp, "eee"));
       const overall: Json[] = aggregate.evaluation_results.filter((r: Json) =>
         r.evaluation_name === "typed-decisions"
       );
@@ -124,7 +67,7 @@ Deno.test("exports their consumers read correctly", async (t) => {
     });
 
     await t.step("per-lane and per-question subtasks equal the run's report", async () => {
-      const { aggregate } = await exportEee(fitted, join(tmp, "eee"));
+      const { aggregate } = await exportEee(fitted.dir, join(tmp, "eee"));
       const report: Json = JSON.parse(await Deno.readTextFile(join(fitted.dir, "report.json")));
       const groups = [...report.byWorkflow, ...report.byQuestion];
       assert.equal(groups.length, 4 + 20);
@@ -146,11 +89,11 @@ Deno.test("exports their consumers read correctly", async (t) => {
     });
 
     await t.step("provenance: stated by flags, else derived for the reference server", async () => {
-      const derived = (await exportEee(fitted, join(tmp, "eee"))).aggregate;
+      const derived = (await exportEee(fitted.dir, join(tmp, "eee"))).aggregate;
       assert.equal(derived.model_info.additional_details.deployment_type, "self_deployed");
       assert.equal(derived.model_info.inference_engine.name, "decibench-reference");
       assert.equal(derived.source_metadata.evaluator_relationship, "first_party");
-      const stated = (await exportEee(fitted, join(tmp, "eee2"), [
+      const stated = (await exportEee(fitted.dir, join(tmp, "eee2"), [
         "--org",
         "Acme Labs",
         "--relationship",
@@ -213,7 +156,7 @@ Deno.test("exports their consumers read correctly", async (t) => {
         "-",
       ]);
       assert.equal(linked.code, 0, linked.stderr);
-      const record = (await exportEee(fitted, join(tmp, "eee3"))).path;
+      const record = (await exportEee(fitted.dir, join(tmp, "eee3"))).path;
       for (const e of YAML.parse(linked.lines.join("\n"))) {
         valid(v.evalResults, [e]);
         assert.equal(

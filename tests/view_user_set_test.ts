@@ -79,6 +79,37 @@ Deno.test("the view shows and searches a user set's states, and names its datase
       assert.ok(!terms.includes("workflow"), terms.join(","));
     });
 
+    await t.step(
+      "the explorer's filters say lane, and a question asked in every lane names none",
+      async () => {
+        const lanes = new Set(made.rows.map((r) => r.channel)).size;
+        assert.ok(lanes > 1);
+        for (const path of [`/runs/${id}`, `/runs/${id}/decisions`]) {
+          const doc = dom((await get(path)).text);
+          assert.equal(doc.querySelector('label[for="workflow"]')?.textContent, "Lane", path);
+          const options = [...doc.querySelectorAll("select#question option")].slice(1).map((o) =>
+            o.textContent
+          );
+          assert.deepEqual(options, [
+            `topic (choice, ${lanes} lanes)`,
+            `urgent (noul, ${lanes} lanes)`,
+            `severity (score, ${lanes} lanes)`,
+          ], path);
+        }
+        // Typed Decisions: each question belongs to one workflow, named beside it.
+        const doc = dom((await get(`/runs/${typed.run.id}/decisions`)).text);
+        assert.equal(doc.querySelector('label[for="workflow"]')?.textContent, "Workflow (lane)");
+        const options = [...doc.querySelectorAll("select#question option")].slice(1).map((o) =>
+          o.textContent ?? ""
+        );
+        assert.ok(
+          options.length > 0 &&
+            options.every((o) => /^\S+ \((\S+, \w+|\w+, \d+ workflows)\)$/.test(o)),
+          options.join(),
+        );
+      },
+    );
+
     await t.step("the run page names the file, shows no rating and no card lines", async () => {
       const page = await get(`/runs/${id}`);
       const doc = dom(page.text);
@@ -95,6 +126,12 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         "accuracy (lane chat, lower bound)",
       ]);
       assert.ok(doc.querySelector("table#by-workflow caption")?.textContent?.includes("By lane"));
+      // The measures' descriptions say lane, as the tables do, never Typed Decisions' workflow.
+      assert.doesNotMatch(page.text, /workflow\/question/);
+      const md = await Deno.readTextFile(join(made.dir, "report.md"));
+      const html = await Deno.readTextFile(join(made.dir, "report.html"));
+      assert.doesNotMatch(md, /workflow\/question/);
+      assert.doesNotMatch(html, /workflow\/question/);
     });
 
     await t.step("the runs list has a dataset column and filter", async () => {
@@ -107,6 +144,26 @@ Deno.test("the view shows and searches a user set's states, and names its datase
         ]),
       );
       assert.deepEqual(shown, new Map([[id, label], [typed.run.id, "Typed Decisions"]]));
+      // The decisions column shows the labelled count (what accuracy is over) when some are not.
+      const counts = new Map(
+        [...all.querySelectorAll("tr[data-run]")].map((r) => {
+          const cell = r.querySelector("td.decisions")?.textContent ?? "";
+          const note = r.querySelector("td.decisions .ci")?.textContent ?? "";
+          return [
+            r.getAttribute("data-run"),
+            `${cell.slice(0, cell.length - note.length)}|${note}`,
+          ];
+        }),
+      );
+      const summary = made.run.summary!;
+      assert.ok(summary.labelled! < summary.decisions, "the copy has unlabelled rows");
+      assert.deepEqual(
+        counts,
+        new Map([
+          [id, `${summary.decisions}|${summary.labelled} labelled`],
+          [typed.run.id, `${typed.run.summary!.decisions}|`],
+        ]),
+      );
       const options = [...all.querySelectorAll("select#dataset option")].map((o) =>
         o.getAttribute("value")
       );

@@ -495,7 +495,7 @@ export const ECE_PER_QUESTION: SampleMetric = {
   name: "ece_per_question",
   label: "ECE (per question)",
   description:
-    "Unweighted mean over questions (workflow/question) of each question's 10-bin top-label ECE, answered decisions",
+    "Unweighted mean over questions (each lane/question apart) of each question's 10-bin top-label ECE, answered decisions",
   ...TOP_LABEL,
   kind: "sample",
   sketch: perQuestionSketch(BIN_COUNT),

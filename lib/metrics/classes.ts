@@ -409,6 +409,8 @@ export class ClassAccumulator {
   readonly #level: number;
   readonly #questions = new Map<string, { type: string }>();
   readonly #groups = new Map<string, Map<string, ClassGroup>>();
+  /** Lanes in order of first decision, labelled or not: every question lists them so. */
+  readonly #lanes = new Map<string, number>();
   readonly #weights: Uint8Array;
 
   /**
@@ -450,6 +452,7 @@ export class ClassAccumulator {
     let weights: Uint8Array | null = options.weights ?? null;
     for (const d of decisions) {
       const name = d.question;
+      if (!this.#lanes.has(d.workflow ?? "")) this.#lanes.set(d.workflow ?? "", this.#lanes.size);
       if (typeof d.gold !== "string" || typeof name !== "string") continue;
       let question = this.#questions.get(name);
       if (question === undefined) {
@@ -481,6 +484,9 @@ export class ClassAccumulator {
    * @param other The other accumulator.
    */
   merge(other: ClassAccumulator): void {
+    for (const lane of other.#lanes.keys()) {
+      if (!this.#lanes.has(lane)) this.#lanes.set(lane, this.#lanes.size);
+    }
     for (const [name, q] of other.#questions) {
       const mine = this.#questions.get(name);
       if (mine === undefined) this.#questions.set(name, { ...q });
@@ -501,7 +507,8 @@ export class ClassAccumulator {
   /**
    * The results of the cases added.
    *
-   * @returns Per question (in order of first labelled decision): overall, then per lane; a name
+   * @returns Per question (in order of first labelled decision): overall, then per lane (lanes in
+   *   order of first decision, the same for every question); a name
    *   whose options differ by lane gives one entry per lane, keyed `<lane>/<question>`.
    */
   results(): ClassResults {
@@ -523,7 +530,8 @@ export class ClassAccumulator {
     const all = new ClassGroup(type, this.#resamples);
     const byLane: Record<string, ClassTable> = {};
     let levels: string[] | undefined;
-    for (const [lane, g] of lanes) {
+    const rank = (lane: string) => this.#lanes.get(lane) ?? Infinity;
+    for (const [lane, g] of [...lanes].sort((a, b) => rank(a[0]) - rank(b[0]))) {
       all.merge(g);
       byLane[lane] = g.table(this.#level);
       levels ??= g.levels;

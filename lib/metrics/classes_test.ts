@@ -153,6 +153,18 @@ Deno.test("classResults() gives each lane its own table in the overall order of 
   assert(sum.every((row) => row.every((v) => v === 0)), "the lanes add up to the whole");
 });
 
+Deno.test("classResults() lists every question's lanes in the order of the run's first decisions, labelled or not", () => {
+  const results = classResults([
+    choice("1", null, "a", "email"), // unlabelled: still the first lane met
+    yesNo("1", "true", 0.8, "email"),
+    choice("2", "b", "b", "chat"),
+    yesNo("2", "false", 0.3, "chat"),
+    choice("3", "a", "a", "email"),
+  ], { resamples: 0 });
+  assert.deepEqual(Object.keys(results.topic!.lanes), ["email", "chat"]);
+  assert.deepEqual(Object.keys(results.urgent!.lanes), ["email", "chat"]);
+});
+
 Deno.test("AUROC and AUPRC equal the exact pairwise computation when scores of the two classes do not share a bin", () => {
   // Scores on a 0.001 grid (distinct bins), with exact ties across classes (same bin, same score).
   const scores: [number, boolean][] = [

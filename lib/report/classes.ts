@@ -270,7 +270,7 @@ export function classesHtml(
     out.push(
       `<h3>${escape(name)} (${escape(q.type)})</h3>`,
       `<p>${escape(classSummaryText(q))}</p>`,
-      '<div class="grid">',
+      '<div class="pair">',
       `<figure>${render(confusionData(q))}<figcaption>Confusion matrix: rows gold, columns ` +
         "predicted</figcaption></figure>",
       `<figure>${render(perClassData(q))}<figcaption>Per class</figcaption></figure>`,

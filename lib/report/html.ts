@@ -85,6 +85,8 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .card { border: 1px solid #e3e6ea; border-radius: 6px; padding: 10px 14px; min-width: 150px; }
 .card b { display: block; font-size: 20px; } .card span { color: #5a6472; font-size: 12px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 16px; }
+.pair { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; }
+.pair > figure { max-width: 100%; overflow-x: auto; }
 figure { margin: 0; } figcaption { color: #5a6472; font-size: 12px; margin-top: 4px; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #eef0f2; text-align: left; }

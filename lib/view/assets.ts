@@ -64,6 +64,9 @@ button:disabled { background: #6b7480; border-color: #6b7480; cursor: not-allowe
 .quick { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .compare-bar { margin: 10px 0; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 16px; }
+/* Two tables side by side, each as wide as its columns, the second below when they do not fit. */
+.pair { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; }
+.pair > .scroll { max-width: 100%; }
 figure { margin: 0 0 16px; } figcaption { color: var(--muted); font-size: 13px; }
 svg { max-width: 100%; height: auto; }
 details.decision { border: 1px solid var(--line); border-radius: 6px; margin: 6px 0; }

@@ -215,7 +215,7 @@ export function classesPage(m: ClassesModel): Html {
     }
     return html`<section aria-labelledby="q-${name}" data-question="${name}">${title}
       <p data-summary="${name}">${classSummaryText({ ...q, ...t })}</p>
-      <div class="grid">${matrixTable(name, q, t)}${perClassTable(name, q, t)}</div></section>`;
+      <div class="pair">${matrixTable(name, q, t)}${perClassTable(name, q, t)}</div></section>`;
   });
   const body = questions.length === 0
     ? notice("note", "No labelled decision: this run has no per-class results.")

@@ -71,6 +71,7 @@ function select(
  * @param facets The values the run's decisions take.
  * @param filter The current filter.
  * @param order The current order.
+ * @param lane What the run calls its groups: `lane` (a user's question set) or `workflow`.
  * @returns The form.
  */
 export function filterForm(
@@ -78,11 +79,18 @@ export function filterForm(
   facets: Facets,
   filter: DecisionFilter,
   order: Order,
+  lane: "lane" | "workflow" = "workflow",
 ): Html {
-  const questions = facets.questions.map((q) => ({
-    value: q.name,
-    label: `${q.name} (${q.workflow}, ${q.type})`,
-  })).filter((q, i, all) => all.findIndex((o) => o.value === q.value) === i);
+  // A question asked in one group names it; one asked in several (a user's set) counts them.
+  const questions = facets.questions.map((q) => {
+    const groups = facets.questions.filter((o) => o.name === q.name).length;
+    return {
+      value: q.name,
+      label: groups === 1
+        ? `${q.name} (${q.workflow}, ${q.type})`
+        : `${q.name} (${q.type}, ${groups} ${lane}s)`,
+    };
+  }).filter((q, i, all) => all.findIndex((o) => o.value === q.value) === i);
   const conf = (v: number | undefined) => v === undefined ? "" : String(v);
   return html`
     <form class="filters" method="get" action="${runHref(
@@ -90,7 +98,7 @@ export function filterForm(
     )}/decisions" aria-label="Filter decisions">
     ${select(
       "workflow",
-      "Workflow (lane)",
+      lane === "lane" ? "Lane" : "Workflow (lane)",
       facets.workflows.map((w) => ({ value: w.name, label: `${w.name} (${w.n})` })),
       filter.workflow,
     )}
@@ -190,7 +198,7 @@ export function explorerPage(m: ExplorerModel): Html {
   return page(
     `Decisions of ${entry.id}`,
     html`${m.problems.length ? notice("error", m.problems.join("; ")) : ""}
-${filterForm(entry.id, m.facets, m.filter, m.order)}
+${filterForm(entry.id, m.facets, m.filter, m.order, laneWord(entry.run.spec))}
 <p id="match-count" data-total="${result.total}" aria-live="polite">${summary}</p>
 <div class="decisions">${
       result.decisions.map((r) =>

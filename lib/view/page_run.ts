@@ -305,7 +305,7 @@ export function runPage(m: RunModel): Html {
   `;
   const explore =
     html`<section aria-labelledby="explore-h"><h2 id="explore-h">Explore decisions</h2>
-${filterForm(entry.id, m.facets, {}, "dataset")}</section>`;
+${filterForm(entry.id, m.facets, {}, "dataset", laneWord(spec))}</section>`;
   const lane = laneWord(spec);
   const charts = report.charts.byWorkflow
     ? html`<section aria-labelledby="charts-h"><h2 id="charts-h">Charts</h2>

@@ -245,6 +245,11 @@ export function runsPage(
       : entry.run.status === "running"
       ? String(progress.get(entry.id)?.decisions ?? 0)
       : "—";
+    // What accuracy is over, when some decisions have no gold label.
+    const labelled = typeof run.summary?.labelled === "number" &&
+        typeof run.summary.decisions === "number" && run.summary.labelled < run.summary.decisions
+      ? run.summary.labelled
+      : null;
     return html`<tr data-run="${entry.id}">
 <td><input type="checkbox" name="run" value="${entry.id}" id="pick-${entry.id}" aria-label="Select run ${entry.id} to compare"></td>
 <td><a href="${runHref(entry.id)}">${entry.id}</a></td>
@@ -254,7 +259,11 @@ export function runsPage(
 <td class="endpoint">${run.spec.endpoint}</td>
 <td>${progressCell(entry, progress.get(entry.id))}</td>
 <td><time datetime="${run.started_at}">${shortTime(run.started_at)}</time></td>
-<td class="n">${decisions}</td>
+<td class="n decisions">${decisions}${
+      labelled === null
+        ? ""
+        : html`<span class="ci" data-labelled="${String(labelled)}">${labelled} labelled</span>`
+    }</td>
 ${metrics.map((m) => metricCell(run.summary, m, m.format === "percent"))}
 </tr>`;
   });
