@@ -5,17 +5,7 @@ import { parquetWriteBuffer } from "hyparquet-writer";
 import { parseCsv } from "../lib/dataset/csv.ts";
 import { ROOT } from "./bench_cli_helpers.ts";
 
-/** The columns of examples/tickets/tickets.csv. */
-const COLUMNS = [
-  "ticket_id",
-  "channel",
-  "tier",
-  "subject",
-  "message",
-  "topic",
-  "urgent",
-  "severity",
-] as const;
+import { TICKET_COLUMNS as COLUMNS } from "../examples/tickets/make.ts";
 
 /** The first `n` rows of examples/tickets/tickets.csv, as header-keyed records. */
 export async function ticketRows(n: number): Promise<Record<string, string>[]> {

@@ -97,7 +97,8 @@ export function tickets(count = 3000, seed = 7): Ticket[] {
   return out;
 }
 
-const COLUMNS = [
+/** The files' columns, in order. */
+export const TICKET_COLUMNS = [
   "ticket_id",
   "channel",
   "tier",
@@ -122,7 +123,10 @@ function csvCell(value: string | number | null): string {
  */
 export function files(rows: Ticket[]): Record<string, Uint8Array> {
   const encoder = new TextEncoder();
-  const csv = [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(","))]
+  const csv = [
+    TICKET_COLUMNS.join(","),
+    ...rows.map((r) => TICKET_COLUMNS.map((c) => csvCell(r[c])).join(",")),
+  ]
     .join("\n") + "\n";
   // JSON and Parquet carry a yes/no label as a boolean; only CSV spells it out.
   const yesNo = (v: string | null) => v === null ? null : v === "yes";

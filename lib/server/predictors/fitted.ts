@@ -7,15 +7,7 @@
 import type { Question } from "../../dataset/mod.ts";
 import { compileModel, type LoadedModel } from "../../model/mod.ts";
 import { type Distributions, type Predictor, typedDecisionsOnly } from "../predictor.ts";
-
-function parseStateText(state: unknown): unknown {
-  if (typeof state !== "string") return state;
-  try {
-    return JSON.parse(state);
-  } catch {
-    return state;
-  }
-}
+import { parseStateText } from "./_state.ts";
 
 /**
  * Creates the `fitted` predictor from a loaded model (see `loadModel`, which checks the
