@@ -14,7 +14,7 @@
  * @module
  */
 import { join } from "node:path";
-import { intFlag, parse, UsageError } from "../lib/cli/args.ts";
+import { type CommandSpec, intFlag, parseCommand, UsageError, usageLine } from "../lib/cli/args.ts";
 import { runMain } from "../lib/cli/main.ts";
 import { systemOneEngine } from "../lib/client/systemone.ts";
 import { loadDataset } from "../lib/dataset/mod.ts";
@@ -24,8 +24,44 @@ import { figure, goal, table } from "./_perf_stats.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SECTIONS = ["scale", "view", "tools", "ratio", "peer"];
-const USAGE =
-  "usage: deno task perf [--quick] [--rounds N] [--only SECTION,…] [--sizes 10k,100k,…] [--keep DIR]";
+const COMMAND: CommandSpec = {
+  name: "perf",
+  args: "",
+  summary: `Measures time and memory side by side: the scale table (load, request phase, end of run,
+peak RSS of bench against a reference server in its own process), the view at 900,000 decisions,
+the tools' peak RSS, the 400-case whole-run ratio at 20 ms per answer, and the Python peer.`,
+  options: {
+    quick: {
+      type: "boolean",
+      help: "10k and 30k rows, one round; the view and tools look at the largest run made",
+    },
+    rounds: {
+      type: "string",
+      value: "N",
+      help: "rounds of every figure (default 3; 1 with --quick)",
+    },
+    only: {
+      type: "string",
+      value: "SECTION,…",
+      help: `some of ${SECTIONS.join(", ")} (default: all, in that order)`,
+    },
+    sizes: {
+      type: "string",
+      value: "10k,100k,…",
+      help: "row counts of the scale section (k thousand, M million; default 10k,100k,300k,1M)",
+    },
+    keep: {
+      type: "string",
+      value: "DIR",
+      help: "write the generated sets and runs to DIR and leave them there",
+    },
+  },
+  more: `Examples:
+  deno task perf --quick
+  deno task perf --only scale --sizes 10k,100k --rounds 5
+
+Exit status: 0 measured; 2 a usage error.`,
+};
 /** Killed past this resident memory, so a run that does not fit does not take the machine. */
 const CAP_MB = 6144;
 /** The size the 900,000-decision goals are set at. */
@@ -514,13 +550,7 @@ async function peerSection(ctx: Context): Promise<void> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, {
-    quick: { type: "boolean" },
-    rounds: { type: "string" },
-    only: { type: "string" },
-    sizes: { type: "string" },
-    keep: { type: "string" },
-  }, "perf");
+  const { values, positionals } = parseCommand(args, COMMAND);
   if (positionals.length) {
     throw new UsageError(`Cannot use "${positionals[0]}": perf takes only flags`);
   }
@@ -572,4 +602,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) await runMain(main, { usage: USAGE });
+if (import.meta.main) await runMain(main, { usage: usageLine(COMMAND) });

@@ -44,6 +44,9 @@ const OPTIONS: Record<string, string[]> = {
     "--source-url URL",
   ],
   "train.ts": ["--check", "--dir PATH"],
+  "perf.ts": ["--quick", "--rounds N", "--only SECTION,…", "--sizes 10k,100k,…", "--keep DIR"],
+  "policy.ts": ["--question NAME", "--alpha A", "--delta D", "--out FILE"],
+  "cache.ts": ["--older-than AGE", "--cache-dir DIR", "--json"],
   "vendor.ts": [
     "--from PATH",
     "--train-from PATH",
