@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { Case } from "../dataset/mod.ts";
+import { type Case, RECORDED_LOOKUP_ROWS } from "../dataset/mod.ts";
 import { countOf, intervalOf, metricOf, SUMMARY_METRICS } from "../export/mod.ts";
 import type { DecisionRecord } from "../record/mod.ts";
 import { loadRunReport, type RunComparison } from "../report/mod.ts";
@@ -312,6 +312,15 @@ export function createViewApp(context: ViewContext): Hono {
     const found = await explore(c);
     if (!found) return missing(c, `run "${c.req.param("id")}"`);
     const { entry, db, parsed, problems, result } = found;
+    // A large file of the user's is not read for a page of the list (each lookup would read the
+    // file): the state is on each decision's own page.
+    const set = entry.run.spec.question_set;
+    const large = set?.kind === "file" && set.rows > RECORDED_LOOKUP_ROWS;
+    if (large) {
+      problems.push(
+        `The question set has ${set.rows} rows, more than the ${RECORDED_LOOKUP_ROWS} whose states the list shows: open a decision for its state`,
+      );
+    }
     return htmlPage(
       c,
       explorerPage({
@@ -320,7 +329,7 @@ export function createViewApp(context: ViewContext): Hono {
         filter: parsed.filter,
         order: parsed.page.order,
         result,
-        cases: await casesOf(entry, result.decisions),
+        cases: large ? new Map() : await casesOf(entry, result.decisions),
         problems,
       }),
       parsed.problems.length ? 400 : 200,
