@@ -6,11 +6,9 @@
  * @module
  */
 import {
-  checkPolicy,
   checkPolicyQuestion,
   type GatePolicy,
-  PolicyChecker,
-  type PolicyCheckInput,
+  type PolicyChecker,
   policySection,
   readPolicy,
 } from "../lib/audit/mod.ts";
@@ -84,16 +82,16 @@ export function checkGatePolicy(policy: GatePolicy, workflow: Workflow, question
  * Re-checks the policy on the labelled verdicts and prints the result.
  *
  * @param policy The policy applied.
- * @param records The gate's records.
+ * @param checker The gate's verdicts, counted as gate.jsonl was read.
  * @param json Print one JSON event instead of a table.
  * @returns The lanes where the policy no longer holds.
  */
 export function policyOutcome(
   policy: GatePolicy,
-  records: Iterable<PolicyCheckInput>,
+  checker: PolicyChecker,
   json: boolean,
 ): string[] {
-  const lanes = checkPolicy(policy.policy, records);
+  const lanes = checker.lanes();
   const broken = lanes.filter((l) => !l.holds).map((l) => l.lane);
   const what = policy.policy.objective === "false-pass"
     ? 'false passes among gold "no"'
@@ -126,14 +124,9 @@ export function policyOutcome(
  * the shape `bench --policy` records, one check per lane.
  *
  * @param policy The policy applied.
- * @param records The gate's records.
+ * @param checker The gate's verdicts, counted as gate.jsonl was read.
  * @returns One check per lane with a verdict.
  */
-export function gatePolicyChecks(
-  policy: GatePolicy,
-  records: Iterable<PolicyCheckInput>,
-): CiCheck[] {
-  const checker = new PolicyChecker(policy.policy);
-  for (const r of records) checker.add(r);
+export function gatePolicyChecks(policy: GatePolicy, checker: PolicyChecker): CiCheck[] {
   return policyChecks(policySection(policy, checker));
 }

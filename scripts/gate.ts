@@ -30,6 +30,7 @@ import {
   DEFAULT_GATE_THRESHOLD,
   gateLaneChecks,
   gateTableData,
+  PolicyChecker,
   readSavedGate,
   runGate,
 } from "../lib/audit/mod.ts";
@@ -254,16 +255,16 @@ async function main(args: string[]): Promise<number> {
   }
   // One pass over gate.jsonl: the cache's misses, and what a policy's re-check needs.
   const misses: string[] = [];
-  const checked: { lane: string; verdict: string; label: boolean | null }[] = [];
+  const checker = gatePolicy ? new PolicyChecker(gatePolicy.policy) : undefined;
   for await (const r of result.records()) {
     if (r.error?.kind === "cache_miss") misses.push(r.id);
-    if (gatePolicy) checked.push({ lane: r.lane, verdict: r.verdict, label: r.label });
+    checker?.add(r);
   }
   await writeCiReports([{
     name: `decibench gate ${run.workflow} ${run.question}`,
     checks: [
       ...gateLaneChecks(run.lanes, run.threshold),
-      ...(gatePolicy ? gatePolicyChecks(gatePolicy, checked) : []),
+      ...(gatePolicy && checker ? gatePolicyChecks(gatePolicy, checker) : []),
     ],
   }], {
     ...ci,
@@ -276,7 +277,7 @@ async function main(args: string[]): Promise<number> {
     ],
   });
   reportCache(pipeline.cache, [{ endpoint: null, cases: misses }]);
-  const broken = gatePolicy ? policyOutcome(gatePolicy, checked, json) : [];
+  const broken = gatePolicy && checker ? policyOutcome(gatePolicy, checker, json) : [];
   if (run.undecided > 0) {
     console.error(
       `decibench: ${run.undecided} of ${run.cases} cases are undecided (see "error" in gate.jsonl); finish it when the endpoint answers with: ${
