@@ -178,6 +178,27 @@ export async function eeeRecordUrl(run: RunJson, modelId?: string): Promise<stri
   }/${await runUuid(run)}.json`;
 }
 
+/** A result's `uncertainty`: its 95% percentile bootstrap interval, when it has one. */
+function uncertaintyOf(
+  interval: readonly [number, number] | null | undefined,
+  seed: number,
+  samples?: number,
+): { uncertainty?: object } {
+  if (!interval) return {};
+  return {
+    uncertainty: {
+      confidence_interval: {
+        lower: interval[0],
+        upper: interval[1],
+        confidence_level: 0.95,
+        method: `percentile bootstrap resampling cases (seed ${seed})`,
+      },
+      ...(samples !== undefined ? { num_samples: samples } : {}),
+      num_bootstrap_samples: BOOTSTRAP_RESAMPLES,
+    },
+  };
+}
+
 /**
  * The per-lane and per-question results (subtasks): one result per column metric and group,
  * named `typed-decisions/<lane>` or `typed-decisions/<lane>/<question>`.
@@ -220,19 +241,7 @@ function subtaskResults(
             answered: row.answered,
             errors: row.errors,
           }),
-          ...(interval
-            ? {
-              uncertainty: {
-                confidence_interval: {
-                  lower: interval[0],
-                  upper: interval[1],
-                  confidence_level: 0.95,
-                  method: `percentile bootstrap resampling cases (seed ${at.seed})`,
-                },
-                num_bootstrap_samples: BOOTSTRAP_RESAMPLES,
-              },
-            }
-            : {}),
+          ...uncertaintyOf(interval, at.seed),
         },
       });
     }
@@ -371,20 +380,7 @@ export async function exportEveryEvalEver(
           errors: countOf(run.summary, "errors"),
           status: run.status,
         }),
-        ...(interval
-          ? {
-            uncertainty: {
-              confidence_interval: {
-                lower: interval[0],
-                upper: interval[1],
-                confidence_level: 0.95,
-                method: `percentile bootstrap resampling cases (seed ${spec.seed})`,
-              },
-              num_samples: spec.cases,
-              num_bootstrap_samples: BOOTSTRAP_RESAMPLES,
-            },
-          }
-          : {}),
+        ...uncertaintyOf(interval, spec.seed, spec.cases),
       },
       generation_config: {
         additional_details: strings({
